@@ -1,0 +1,24 @@
+import { defineConfig } from 'vite';
+import react from '@vitejs/plugin-react';
+import tailwindcss from '@tailwindcss/vite';
+
+// The React app lives in web/; the server serves dist/web with an SPA fallback.
+// In development the API, WebSocket and media paths go to the server on :3000.
+const backend = 'http://localhost:3000';
+
+export default defineConfig({
+  root: 'web',
+  plugins: [react(), tailwindcss()],
+  build: {
+    outDir: '../dist/web',
+    emptyOutDir: true,
+    chunkSizeWarningLimit: 800,
+  },
+  server: {
+    proxy: {
+      '/api': backend,
+      '/media': backend,
+      '/ws': { target: backend, ws: true },
+    },
+  },
+});

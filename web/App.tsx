@@ -1,0 +1,31 @@
+import { lazy, Suspense } from 'react';
+import { Route, Switch } from 'wouter';
+import NotFound from './common/NotFound';
+import { PageLoader } from './common/PageLoader';
+import { Toaster } from './common/Toaster';
+
+// One lazily loaded tree per audience, so a phone joining a game never downloads the admin.
+const LoginPage = lazy(() => import('./admin/LoginPage'));
+const AdminPage = lazy(() => import('./admin/AdminPage'));
+const DisplayPage = lazy(() => import('./display/DisplayPage'));
+const PlayerJoinPage = lazy(() => import('./player/PlayerJoinPage'));
+const PlayerGamePage = lazy(() => import('./player/PlayerGamePage'));
+
+export function App() {
+  return (
+    <>
+      <Suspense fallback={<PageLoader />}>
+        <Switch>
+          <Route path="/" component={LoginPage} />
+          <Route path="/admin/login" component={LoginPage} />
+          <Route path="/admin" component={AdminPage} />
+          <Route path="/display/:sessionId" component={DisplayPage} />
+          <Route path="/player/:sessionId" component={PlayerJoinPage} />
+          <Route path="/player/:sessionId/game" component={PlayerGamePage} />
+          <Route component={NotFound} />
+        </Switch>
+      </Suspense>
+      <Toaster />
+    </>
+  );
+}

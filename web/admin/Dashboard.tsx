@@ -1,0 +1,50 @@
+import { Tabs } from 'radix-ui';
+import { Film, HelpCircle, Image, Theater, Users } from 'lucide-react';
+import { useDocumentTitle } from '../common/ui/useDocumentTitle';
+import { DashboardHeader } from './DashboardHeader';
+import { SessionsTab } from './sessions/SessionsTab';
+import { QuestionsTab } from './questions/QuestionsTab';
+import { MediaTab } from './media/MediaTab';
+import { PlayersTab } from './players/PlayersTab';
+import { AuditoriumsTab } from './auditoriums/AuditoriumsTab';
+
+const TABS = [
+  { value: 'sessions', label: 'Sessions', icon: Film, Content: SessionsTab },
+  { value: 'questions', label: 'Questions', icon: HelpCircle, Content: QuestionsTab },
+  { value: 'media', label: 'Media', icon: Image, Content: MediaTab },
+  { value: 'players', label: 'Players', icon: Users, Content: PlayersTab },
+  { value: 'auditoriums', label: 'Auditoriums', icon: Theater, Content: AuditoriumsTab },
+] as const;
+
+export function Dashboard() {
+  useDocumentTitle('Admin Dashboard');
+  return (
+    <div className="min-h-screen">
+      <DashboardHeader />
+      <main className="mx-auto max-w-7xl px-4 py-6 sm:px-6">
+        <Tabs.Root defaultValue="sessions">
+          <Tabs.List
+            aria-label="Dashboard sections"
+            className="mb-6 grid grid-cols-5 gap-1 rounded-lg border border-border bg-surface p-1"
+          >
+            {TABS.map(({ value, label, icon: Icon }) => (
+              <Tabs.Trigger
+                key={value}
+                value={value}
+                className="flex items-center justify-center gap-2 rounded-md px-3 py-2 text-sm font-medium text-muted transition-colors hover:text-foreground data-[state=active]:bg-primary data-[state=active]:text-white"
+              >
+                <Icon className="size-4" aria-hidden />
+                {label}
+              </Tabs.Trigger>
+            ))}
+          </Tabs.List>
+          {TABS.map(({ value, Content }) => (
+            <Tabs.Content key={value} value={value} className="outline-none">
+              <Content />
+            </Tabs.Content>
+          ))}
+        </Tabs.Root>
+      </main>
+    </div>
+  );
+}

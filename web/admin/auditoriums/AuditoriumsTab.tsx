@@ -1,0 +1,1 @@
+export function AuditoriumsTab() { return <p className="text-muted">Coming soon</p>; }

@@ -1,0 +1,1 @@
+export function MediaTab() { return <p className="text-muted">Coming soon</p>; }

@@ -1,0 +1,1 @@
+export function PlayersTab() { return <p className="text-muted">Coming soon</p>; }

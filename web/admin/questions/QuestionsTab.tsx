@@ -1,0 +1,1 @@
+export function QuestionsTab() { return <p className="text-muted">Coming soon</p>; }

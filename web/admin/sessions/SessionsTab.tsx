@@ -1,0 +1,1 @@
+export function SessionsTab() { return <p className="text-muted">Coming soon</p>; }
