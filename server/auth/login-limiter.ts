@@ -1,0 +1,44 @@
+/**
+ * Counts failed logins per client address. After MAX_FAILURES within the window, that address is
+ * refused (429) until the window since its first failure has passed. Kept in memory: with several
+ * instances each counts on its own, which still bounds guessing.
+ */
+export const MAX_FAILURES = 5;
+export const WINDOW_MS = 15 * 60 * 1000;
+
+export class LoginLimiter {
+  private readonly failures = new Map<string, { count: number; firstAtMs: number }>();
+
+  constructor(private readonly now: () => number = Date.now) {}
+
+  /** Seconds until this address may try again, or 0 when it may try now. */
+  retryAfterSeconds(address: string): number {
+    const entry = this.current(address);
+    if (!entry || entry.count < MAX_FAILURES) return 0;
+    return Math.ceil((entry.firstAtMs + WINDOW_MS - this.now()) / 1000);
+  }
+
+  recordFailure(address: string): void {
+    const entry = this.current(address);
+    if (entry) entry.count += 1;
+    else this.failures.set(address, { count: 1, firstAtMs: this.now() });
+    if (this.failures.size > 10_000) this.sweep();
+  }
+
+  recordSuccess(address: string): void {
+    this.failures.delete(address);
+  }
+
+  private current(address: string) {
+    const entry = this.failures.get(address);
+    if (entry && this.now() - entry.firstAtMs >= WINDOW_MS) {
+      this.failures.delete(address);
+      return undefined;
+    }
+    return entry;
+  }
+
+  private sweep(): void {
+    for (const address of this.failures.keys()) this.current(address);
+  }
+}

@@ -1,0 +1,103 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import cookie from '@fastify/cookie';
+import fastifyStatic from '@fastify/static';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import Fastify, { type FastifyServerOptions } from 'fastify';
+import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { App, AppDeps, RouteModule } from './context.js';
+import { installErrorHandler } from './error-handler.js';
+import { requireAdmin } from './auth-guard.js';
+import { authRoutes } from './auth/routes.js';
+import { sessionRoutes } from './sessions/routes.js';
+import { itemRoutes } from './items/routes.js';
+import { questionRoutes } from './questions/routes.js';
+import { playerAdminRoutes } from './players/routes.js';
+import { auditoriumRoutes } from './auditoriums/routes.js';
+import { publicRoutes } from './public/routes.js';
+
+export interface BuildAppOptions {
+  /** Built web app (index.html + assets); when missing, non-API paths answer a short note. */
+  webDir?: string;
+  logger?: FastifyServerOptions['logger'];
+  /** Extra route modules needing an admin (media, added by its own module). */
+  adminRoutes?: RouteModule[];
+  /** Extra public route modules (uploads, media serving, WebSocket). */
+  publicRoutes?: RouteModule[];
+}
+
+/** Request bodies above this are refused with 413 (uploads stream through their own route). */
+export const JSON_BODY_LIMIT_BYTES = 1024 * 1024;
+
+export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Promise<App> {
+  const app = Fastify({
+    logger: options.logger ?? false,
+    bodyLimit: JSON_BODY_LIMIT_BYTES,
+    trustProxy: true,
+    // Never echo internals: errors go through our handler only.
+    return503OnClosing: true,
+  }).withTypeProvider<ZodTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  installErrorHandler(app);
+
+  await app.register(cookie);
+  await app.register(swagger, {
+    openapi: {
+      info: { title: 'Marquee API', description: 'Live trivia for theatres and cinemas', version: '1.0.0' },
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(swaggerUi, { routePrefix: '/api/docs' });
+
+  // Public calls: login, public session info, join links, player registration.
+  authRoutes(app, deps);
+  publicRoutes(app, deps);
+  for (const module of options.publicRoutes ?? []) module(app, deps);
+
+  // Everything an administrator does, behind one guard.
+  await app.register(async (admin) => {
+    admin.addHook('onRequest', requireAdmin(deps));
+    const scoped = admin.withTypeProvider<ZodTypeProvider>() as App;
+    for (const module of [sessionRoutes, itemRoutes, questionRoutes, playerAdminRoutes, auditoriumRoutes, ...(options.adminRoutes ?? [])]) {
+      module(scoped, deps);
+    }
+  });
+
+  registerWebApp(app, options.webDir);
+  return app;
+}
+
+/**
+ * Serves the built React app, and index.html for every other non-API path, so the client router
+ * decides (including its 'Page Not Found' page).
+ */
+function registerWebApp(app: App, webDir: string | undefined): void {
+  const indexFile = webDir ? path.join(webDir, 'index.html') : undefined;
+  const hasWeb = indexFile !== undefined && fs.existsSync(indexFile);
+  if (hasWeb) {
+    app.register(fastifyStatic, {
+      root: webDir!,
+      wildcard: false,
+      index: false,
+      // Hashed asset names never change content: cache them for a year.
+      setHeaders: (res, filePath) => {
+        if (filePath.includes(`${path.sep}assets${path.sep}`)) res.setHeader('cache-control', 'public, max-age=31536000, immutable');
+      },
+    });
+  }
+  app.setNotFoundHandler((request, reply) => {
+    const urlPath = request.url.split('?')[0];
+    const isApi = urlPath === '/api' || urlPath.startsWith('/api/') || urlPath === '/ws' || urlPath.startsWith('/media/');
+    if (isApi || (request.method !== 'GET' && request.method !== 'HEAD')) {
+      return reply.status(404).send({ message: `No route for ${request.method} ${urlPath}` });
+    }
+    if (urlPath.startsWith('/assets/')) return reply.status(404).send({ message: 'Not found' });
+    if (!hasWeb) {
+      return reply.status(503).type('text/plain').send('The web app is not built yet: run `npm run build`.');
+    }
+    return reply.header('cache-control', 'no-cache').sendFile('index.html');
+  });
+}

@@ -1,0 +1,29 @@
+import type { FastifyInstance, FastifyBaseLogger, RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { AdminAuth } from '../auth/admin-auth.js';
+import type { LoginLimiter } from '../auth/login-limiter.js';
+import type { Config } from '../config.js';
+import type { SessionLifecycle } from '../sessions/lifecycle.js';
+import type { Store } from '../storage/store.js';
+import type { JoinLinks } from '../sessions/join-links.js';
+
+/** What route handlers may use; wired once in main.ts (or a test). */
+export interface AppDeps {
+  config: Config;
+  store: Store;
+  lifecycle: SessionLifecycle;
+  adminAuth: AdminAuth;
+  loginLimiter: LoginLimiter;
+  joinLinks: JoinLinks;
+}
+
+export type App = FastifyInstance<
+  RawServerDefault,
+  RawRequestDefaultExpression,
+  RawReplyDefaultExpression,
+  FastifyBaseLogger,
+  ZodTypeProvider
+>;
+
+/** A route module: registers its routes on the (already authorised, where needed) scope. */
+export type RouteModule = (app: App, deps: AppDeps) => void;

@@ -1,0 +1,75 @@
+import { z } from 'zod';
+import { newToken } from '../../auth/passwords.js';
+import { DEFAULT_RETURN_MESSAGE } from '../../sessions/join-links.js';
+import type { Session } from '../../storage/sessions.js';
+import type { RouteModule } from '../context.js';
+import { AppError } from '../errors.js';
+
+const tags = ['public'];
+const sessionParam = z.object({ id: z.string().min(1).max(100) });
+// Link parameters come from a URL, so a numeric string is as good as a number.
+const timestamp = z.union([z.number(), z.string().max(20)]).optional().nullable();
+const signature = z.string().max(200).optional().nullable();
+
+const accessBody = z.object({ timestamp, signature });
+
+const registerBody = z.object({
+  name: z.string().trim().min(1, 'Name is required').max(50, 'Name must be at most 50 characters'),
+  email: z.string().trim().min(1, 'Email is required').max(254).pipe(z.email('Please enter a valid email address')),
+  sessionId: z.string().min(1).max(100),
+  timestamp,
+  signature,
+});
+
+export const FINISHED_MESSAGE = 'This game has ended. Thanks for playing!';
+
+const returnMessageOf = (session: Session) => session.returnMessage?.trim() || DEFAULT_RETURN_MESSAGE;
+
+export const publicRoutes: RouteModule = (app, { store, config, joinLinks }) => {
+  async function requireSession(id: string): Promise<Session> {
+    const session = await store.sessions.get(id);
+    if (!session) throw AppError.notFound('Session not found');
+    return session;
+  }
+
+  app.get('/api/public-url', { schema: { tags } }, async (request) => {
+    if (config.publicUrl) return { publicUrl: config.publicUrl };
+    // trustProxy makes protocol and host follow X-Forwarded-Proto/Host, then Host.
+    return { publicUrl: `${request.protocol}://${request.host}` };
+  });
+
+  app.get('/api/sessions/:id', { schema: { tags, params: sessionParam } }, async (request) => {
+    const session = await requireSession(request.params.id);
+    return {
+      id: session.id,
+      title: session.title,
+      status: session.status,
+      theme: session.theme,
+      mediaItemsPerTransition: session.mediaItemsPerTransition,
+    };
+  });
+
+  app.get('/api/sessions/:id/join-url', { schema: { tags, params: sessionParam } }, async (request, reply) => {
+    await requireSession(request.params.id);
+    reply.header('cache-control', 'no-store');
+    return joinLinks.create(request.params.id);
+  });
+
+  app.post('/api/sessions/:id/validate-access', { schema: { tags, params: sessionParam, body: accessBody } }, async (request) => {
+    const session = await requireSession(request.params.id);
+    const check = joinLinks.check(session.id, request.body.timestamp, request.body.signature);
+    return check.valid ? { valid: true, message: 'Access granted' } : { valid: false, message: returnMessageOf(session) };
+  });
+
+  app.post('/api/player/register', { schema: { tags, body: registerBody } }, async (request, reply) => {
+    const body = request.body;
+    const session = await requireSession(body.sessionId);
+    if (config.requireSignedJoin && !joinLinks.check(session.id, body.timestamp, body.signature).valid) {
+      throw AppError.forbidden(returnMessageOf(session), { returnToTheater: true });
+    }
+    if (session.status === 'finished') throw AppError.conflict(FINISHED_MESSAGE);
+    const { token, hash } = newToken();
+    const player = await store.players.register(body.name, body.email, hash);
+    return reply.status(201).send({ ...player, sessionId: session.id, playerToken: token });
+  });
+};

@@ -1,0 +1,96 @@
+import { z } from 'zod';
+
+export const idParam = z.object({ id: z.string().min(1).max(100) });
+
+const hexOrCssColour = z
+  .string()
+  .trim()
+  .max(64)
+  .regex(/^(#[0-9a-fA-F]{3,8}|(rgb|rgba|hsl|hsla)\([0-9.,%\s/]+\)|[a-zA-Z]+)$/, 'must be a colour such as #E74C52');
+const fontFamily = z.string().trim().max(200).regex(/^[^;{}<>]*$/, 'must be a font family list');
+// Theme images are media paths from our uploader, or absolute http(s) URLs.
+const imagePath = z
+  .string()
+  .trim()
+  .max(2000)
+  .refine((v) => v === '' || v.startsWith('/media/') || /^https?:\/\//i.test(v), 'must be a /media/… path or an http(s) URL');
+
+// Absent stays undefined (unchanged on update); null or blank means "none".
+
+/** SPEC §3 Theme: every field optional; unknown keys are dropped. */
+export const themeSchema = z.object({
+  primaryColor: hexOrCssColour.optional(),
+  secondaryColor: hexOrCssColour.optional(),
+  backgroundColor: hexOrCssColour.optional(),
+  textColor: hexOrCssColour.optional(),
+  successColor: hexOrCssColour.optional(),
+  timerWarningColor: hexOrCssColour.optional(),
+  primaryFont: fontFamily.optional(),
+  secondaryFont: fontFamily.optional(),
+  monoFont: fontFamily.optional(),
+  questionTextSize: z.enum(['small', 'medium', 'large', 'xlarge']).optional(),
+  questionFontWeight: z.enum(['normal', 'medium', 'semibold', 'bold', 'black']).optional(),
+  backgroundOverlay: z.enum(['none', 'light', 'medium', 'dark']).optional(),
+  backdropBlur: z.boolean().optional(),
+  logo: imagePath.nullable().optional(),
+  headerBackgroundImage: imagePath.nullable().optional(),
+  mainBackgroundImage: imagePath.nullable().optional(),
+});
+
+/** The spec lets the theme travel as an object or as a JSON string. */
+const themeInput = z.preprocess((value) => {
+  if (typeof value !== 'string') return value;
+  try {
+    return JSON.parse(value);
+  } catch {
+    return value;
+  }
+}, themeSchema);
+
+const optionalText = (max: number) =>
+  z
+    .string()
+    .max(max)
+    .nullable()
+    .optional()
+    .transform((v) => (v === undefined ? undefined : v === null || v.trim() === '' ? null : v.trim()));
+
+const startsAt = z
+  .string()
+  .nullable()
+  .optional()
+  .refine((v) => v == null || v === '' || !Number.isNaN(Date.parse(v)), 'must be an ISO-8601 date and time')
+  .transform((v) => (v === undefined ? undefined : v === null || v === '' ? null : new Date(v).toISOString()));
+
+const auditoriumId = z
+  .string()
+  .max(100)
+  .nullable()
+  .optional()
+  .transform((v) => (v === undefined ? undefined : v === null || v === '' ? null : v));
+
+const title = z.string().trim().min(1, 'Title is required').max(200);
+const mediaItemsPerTransition = z.number().int('must be a whole number').min(1).max(10);
+
+export const createSessionBody = z.object({
+  title,
+  auditoriumId,
+  startsAt,
+  autoRotate: z.boolean().default(true),
+  mediaItemsPerTransition: mediaItemsPerTransition.default(1),
+  returnMessage: optionalText(500),
+  theme: themeInput.optional(),
+});
+
+/** Either settings (any subset) or the theme alone, as the Theme Editor sends it. */
+export const updateSessionBody = z.object({
+  title: title.optional(),
+  auditoriumId,
+  startsAt,
+  autoRotate: z.boolean().optional(),
+  mediaItemsPerTransition: mediaItemsPerTransition.optional(),
+  returnMessage: optionalText(500),
+  theme: themeInput.optional(),
+});
+
+export type Theme = z.infer<typeof themeSchema>;

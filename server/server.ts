@@ -1,0 +1,76 @@
+import { randomBytes } from 'node:crypto';
+import type { FastifyServerOptions } from 'fastify';
+import { AdminAuth } from './auth/admin-auth.js';
+import { LoginLimiter } from './auth/login-limiter.js';
+import type { Config } from './config.js';
+import { buildApp } from './http/app.js';
+import type { App, AppDeps, RouteModule } from './http/context.js';
+import { JoinLinks } from './sessions/join-links.js';
+import { SessionLifecycle } from './sessions/lifecycle.js';
+import { startScheduler } from './sessions/scheduler.js';
+import { openStore, type Store } from './storage/store.js';
+
+export interface RunningServer {
+  app: App;
+  deps: AppDeps;
+  /** Base URL reachable from this machine, e.g. http://127.0.0.1:3000 */
+  url: string;
+  /** The generated bootstrap password, when one was made on this start. */
+  generatedAdminPassword: string | undefined;
+  close(): Promise<void>;
+}
+
+export interface StartOptions {
+  webDir?: string;
+  logger?: FastifyServerOptions['logger'];
+  /** PostgreSQL schema (tests). */
+  pgSchema?: string;
+  /** Extra modules (media, WebSocket) wired by later parts. */
+  adminRoutes?: RouteModule[];
+  publicRoutes?: RouteModule[];
+  /** Called after the HTTP server listens (WebSocket upgrade handler, live rooms). */
+  onListening?: (server: RunningServer) => Promise<(() => Promise<void>) | void>;
+}
+
+/** Builds every part from the configuration and starts listening. main.ts and the tests share it. */
+export async function startServer(config: Config, options: StartOptions = {}): Promise<RunningServer> {
+  const store: Store = await openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, pgSchema: options.pgSchema });
+  const secret = config.secret ?? (await store.settings.getOrCreate('secret', () => randomBytes(32).toString('base64url')));
+  const adminAuth = new AdminAuth(store);
+  const generatedAdminPassword = await adminAuth.bootstrap(config.adminUsername, config.adminPassword);
+  const lifecycle = new SessionLifecycle(store);
+  const deps: AppDeps = {
+    config,
+    store,
+    lifecycle,
+    adminAuth,
+    loginLimiter: new LoginLimiter(),
+    joinLinks: new JoinLinks(secret, config.joinLinkTtlSeconds),
+  };
+  const app = await buildApp(deps, {
+    webDir: options.webDir,
+    logger: options.logger,
+    adminRoutes: options.adminRoutes,
+    publicRoutes: options.publicRoutes,
+  });
+  await app.listen({ port: config.port, host: config.host });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  const stopScheduler = startScheduler(lifecycle, (err) => app.log.error({ err }, 'scheduled start failed'));
+
+  const running: RunningServer = {
+    app,
+    deps,
+    url: `http://127.0.0.1:${port}`,
+    generatedAdminPassword,
+    close: async () => {},
+  };
+  const closeExtra = options.onListening ? await options.onListening(running) : undefined;
+  running.close = async () => {
+    stopScheduler();
+    if (closeExtra) await closeExtra();
+    await app.close();
+    await store.close();
+  };
+  return running;
+}

@@ -1,0 +1,91 @@
+import type { Kysely, Selectable } from 'kysely';
+import type { Database, QuestionTable } from './schema.js';
+import { newId, nowIso, parseJson } from './util.js';
+
+export interface Question {
+  id: string;
+  text: string;
+  choices: string[];
+  correctIndex: number;
+  points: number;
+  timeLimitSeconds: number;
+  categories: string[];
+  mediaId: string | null;
+  createdAt: string;
+}
+
+export type QuestionInput = Omit<Question, 'id' | 'createdAt'>;
+
+export function toQuestion(row: Selectable<QuestionTable>): Question {
+  return {
+    id: row.id,
+    text: row.text,
+    choices: parseJson<string[]>(row.choices, []),
+    correctIndex: row.correct_index,
+    points: row.points,
+    timeLimitSeconds: row.time_limit_seconds,
+    categories: parseJson<string[]>(row.categories, []),
+    mediaId: row.media_id,
+    createdAt: row.created_at,
+  };
+}
+
+function toRow(input: QuestionInput) {
+  return {
+    text: input.text,
+    choices: JSON.stringify(input.choices),
+    correct_index: input.correctIndex,
+    points: input.points,
+    time_limit_seconds: input.timeLimitSeconds,
+    categories: JSON.stringify(input.categories),
+    media_id: input.mediaId,
+  };
+}
+
+export class QuestionRepository {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  /** All questions, or those of one session in the session's order. */
+  async list(sessionId?: string): Promise<Question[]> {
+    if (sessionId) {
+      const rows = await this.db
+        .selectFrom('questions as q')
+        .innerJoin('session_items as i', 'i.question_id', 'q.id')
+        .selectAll('q')
+        .where('i.session_id', '=', sessionId)
+        .orderBy('i.order_index')
+        .execute();
+      return rows.map(toQuestion);
+    }
+    const rows = await this.db.selectFrom('questions').selectAll().orderBy('created_at').orderBy('id').execute();
+    return rows.map(toQuestion);
+  }
+
+  async get(id: string): Promise<Question | undefined> {
+    const row = await this.db.selectFrom('questions').selectAll().where('id', '=', id).executeTakeFirst();
+    return row && toQuestion(row);
+  }
+
+  async getMany(ids: string[]): Promise<Question[]> {
+    if (ids.length === 0) return [];
+    const rows = await this.db.selectFrom('questions').selectAll().where('id', 'in', ids).execute();
+    return rows.map(toQuestion);
+  }
+
+  async create(input: QuestionInput): Promise<Question> {
+    const row = { id: newId(), created_at: nowIso(), ...toRow(input) };
+    await this.db.insertInto('questions').values(row).execute();
+    return toQuestion(row);
+  }
+
+  async update(id: string, input: QuestionInput): Promise<Question | undefined> {
+    const result = await this.db.updateTable('questions').set(toRow(input)).where('id', '=', id).executeTakeFirst();
+    if (Number(result.numUpdatedRows) === 0) return undefined;
+    return this.get(id);
+  }
+
+  async delete(id: string): Promise<boolean> {
+    const result = await this.db.deleteFrom('questions').where('id', '=', id).executeTakeFirst();
+    return Number(result.numDeletedRows) === 1;
+  }
+}

@@ -1,0 +1,140 @@
+import type { Kysely, Selectable } from 'kysely';
+import type { Database, SessionTable } from './schema.js';
+import { newId, nowIso, parseJson } from './util.js';
+
+export type SessionStatus = SessionTable['status'];
+
+export interface Session {
+  id: string;
+  title: string;
+  status: SessionStatus;
+  createdAt: string;
+  auditoriumId: string | null;
+  startsAt: string | null;
+  autoRotate: boolean;
+  mediaItemsPerTransition: number;
+  returnMessage: string | null;
+  currentQuestionIndex: number;
+  theme: Record<string, unknown>;
+}
+
+export interface SessionInput {
+  title: string;
+  auditoriumId: string | null;
+  startsAt: string | null;
+  autoRotate: boolean;
+  mediaItemsPerTransition: number;
+  returnMessage: string | null;
+}
+
+export function toSession(row: Selectable<SessionTable>): Session {
+  const theme = parseJson<unknown>(row.theme, {});
+  return {
+    id: row.id,
+    title: row.title,
+    status: row.status,
+    createdAt: row.created_at,
+    auditoriumId: row.auditorium_id,
+    startsAt: row.starts_at,
+    autoRotate: row.auto_rotate === 1,
+    mediaItemsPerTransition: row.media_items_per_transition,
+    returnMessage: row.return_message,
+    currentQuestionIndex: row.current_question_index,
+    theme: theme && typeof theme === 'object' && !Array.isArray(theme) ? (theme as Record<string, unknown>) : {},
+  };
+}
+
+export class SessionRepository {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  async list(): Promise<Session[]> {
+    const rows = await this.db.selectFrom('sessions').selectAll().orderBy('created_at', 'desc').orderBy('id').execute();
+    return rows.map(toSession);
+  }
+
+  async get(id: string): Promise<Session | undefined> {
+    const row = await this.db.selectFrom('sessions').selectAll().where('id', '=', id).executeTakeFirst();
+    return row && toSession(row);
+  }
+
+  async listByStatus(status: SessionStatus): Promise<Session[]> {
+    const rows = await this.db.selectFrom('sessions').selectAll().where('status', '=', status).execute();
+    return rows.map(toSession);
+  }
+
+  async create(input: SessionInput, status: SessionStatus, theme: Record<string, unknown> = {}): Promise<Session> {
+    const row = {
+      id: newId(),
+      title: input.title,
+      status,
+      created_at: nowIso(),
+      auditorium_id: input.auditoriumId,
+      starts_at: input.startsAt,
+      auto_rotate: input.autoRotate ? 1 : 0,
+      media_items_per_transition: input.mediaItemsPerTransition,
+      return_message: input.returnMessage,
+      current_question_index: 0,
+      theme: JSON.stringify(theme),
+      live_state: null,
+    };
+    await this.db.insertInto('sessions').values(row).execute();
+    return toSession(row);
+  }
+
+  async update(id: string, patch: Partial<SessionInput> & { status?: SessionStatus; theme?: Record<string, unknown> }): Promise<Session | undefined> {
+    const values: Partial<Selectable<SessionTable>> = {};
+    if (patch.title !== undefined) values.title = patch.title;
+    if (patch.auditoriumId !== undefined) values.auditorium_id = patch.auditoriumId;
+    if (patch.startsAt !== undefined) values.starts_at = patch.startsAt;
+    if (patch.autoRotate !== undefined) values.auto_rotate = patch.autoRotate ? 1 : 0;
+    if (patch.mediaItemsPerTransition !== undefined) values.media_items_per_transition = patch.mediaItemsPerTransition;
+    if (patch.returnMessage !== undefined) values.return_message = patch.returnMessage;
+    if (patch.status !== undefined) values.status = patch.status;
+    if (patch.theme !== undefined) values.theme = JSON.stringify(patch.theme);
+    if (Object.keys(values).length > 0) {
+      await this.db.updateTable('sessions').set(values).where('id', '=', id).execute();
+    }
+    return this.get(id);
+  }
+
+  /**
+   * Moves a session to a new status only if it is still in one of `from`; false when another
+   * request changed it first. Going live or finishing clears the runner's snapshot and position.
+   */
+  async transition(id: string, from: SessionStatus[], to: SessionStatus): Promise<boolean> {
+    const result = await this.db
+      .updateTable('sessions')
+      .set({ status: to, live_state: null, current_question_index: 0 })
+      .where('id', '=', id)
+      .where('status', 'in', from)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  }
+
+  async delete(id: string): Promise<boolean> {
+    const result = await this.db.deleteFrom('sessions').where('id', '=', id).executeTakeFirst();
+    return Number(result.numDeletedRows) === 1;
+  }
+
+  async countByStatus(status: SessionStatus): Promise<number> {
+    const row = await this.db
+      .selectFrom('sessions')
+      .select((eb) => eb.fn.countAll<string | number>().as('n'))
+      .where('status', '=', status)
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
+  async getLiveState(id: string): Promise<string | null> {
+    const row = await this.db.selectFrom('sessions').select('live_state').where('id', '=', id).executeTakeFirst();
+    return row?.live_state ?? null;
+  }
+
+  async saveLiveState(id: string, liveState: string | null, currentQuestionIndex: number): Promise<void> {
+    await this.db
+      .updateTable('sessions')
+      .set({ live_state: liveState, current_question_index: currentQuestionIndex })
+      .where('id', '=', id)
+      .execute();
+  }
+}

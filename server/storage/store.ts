@@ -1,0 +1,45 @@
+import { AdminRepository } from './admins.js';
+import { AuditoriumRepository } from './auditoriums.js';
+import { openDatabase, type DatabaseHandle, type OpenDatabaseOptions } from './db.js';
+import { ItemRepository } from './items.js';
+import { PlayerRepository } from './players.js';
+import { QuestionRepository } from './questions.js';
+import { ScoreRepository } from './scores.js';
+import { SessionRepository } from './sessions.js';
+import { SettingsRepository } from './settings.js';
+
+/** Every repository over one database connection. */
+export class Store {
+  readonly admins: AdminRepository;
+  readonly auditoriums: AuditoriumRepository;
+  readonly items: ItemRepository;
+  readonly players: PlayerRepository;
+  readonly questions: QuestionRepository;
+  readonly scores: ScoreRepository;
+  readonly sessions: SessionRepository;
+  readonly settings: SettingsRepository;
+
+  constructor(readonly handle: DatabaseHandle) {
+    const db = handle.db;
+    this.admins = new AdminRepository(db);
+    this.auditoriums = new AuditoriumRepository(db);
+    this.items = new ItemRepository(db);
+    this.players = new PlayerRepository(db);
+    this.questions = new QuestionRepository(db);
+    this.scores = new ScoreRepository(db);
+    this.sessions = new SessionRepository(db);
+    this.settings = new SettingsRepository(db);
+  }
+
+  get db() {
+    return this.handle.db;
+  }
+
+  close(): Promise<void> {
+    return this.handle.close();
+  }
+}
+
+export async function openStore(options: OpenDatabaseOptions): Promise<Store> {
+  return new Store(await openDatabase(options));
+}

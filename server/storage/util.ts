@@ -1,0 +1,23 @@
+import { randomUUID } from 'node:crypto';
+
+export const newId = (): string => randomUUID();
+export const nowIso = (): string => new Date().toISOString();
+
+/** JSON columns are written by us; a damaged value reads as the fallback rather than failing a request. */
+export function parseJson<T>(text: string | null | undefined, fallback: T): T {
+  if (text == null) return fallback;
+  try {
+    return JSON.parse(text) as T;
+  } catch {
+    return fallback;
+  }
+}
+
+/** Unique/foreign-key violations from either driver, so callers can answer 409 instead of 500. */
+export function isConstraintError(err: unknown): boolean {
+  const e = err as { code?: string };
+  return (
+    typeof e?.code === 'string' &&
+    (e.code.startsWith('SQLITE_CONSTRAINT') || e.code === '23505' || e.code === '23503' || e.code === '23514')
+  );
+}

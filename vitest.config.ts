@@ -1,0 +1,14 @@
+import { defineConfig } from 'vitest/config';
+
+// One runner for everything: unit, storage/route suites on SQLite and PostgreSQL, and browser flows.
+// Browser flows (e2e/) are heavy on 2 cores, so files run with bounded parallelism.
+export default defineConfig({
+  test: {
+    include: ['protocol/**/*.test.ts', 'server/**/*.test.ts', 'web/**/*.test.{ts,tsx}', 'e2e/**/*.test.ts', 'bench/**/*.test.ts'],
+    pool: 'forks',
+    maxWorkers: 2,
+    testTimeout: 20_000,
+    hookTimeout: 60_000,
+    globalSetup: ['server/testing/global-setup.ts'],
+  },
+});
