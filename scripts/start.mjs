@@ -31,4 +31,5 @@ if (mtime(webEntry) < sources(['web', 'protocol'])) {
   console.log('Building the web app...');
   execSync('npm run build:web', { cwd: root, stdio: 'inherit' });
 }
-await import(serverEntry);
+// `--build-only` (npm test's pretest) stops here.
+if (!process.argv.includes('--build-only')) await import(serverEntry);

@@ -1,0 +1,52 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { loadConfig } from '../config.js';
+import { startServer, type RunningServer, type StartOptions } from '../server.js';
+import { createTestDatabase, type TestDialect } from './databases.js';
+
+export const TEST_ADMIN = { username: 'admin', password: 'test-password-123' };
+export const WEB_DIR = path.resolve(import.meta.dirname, '..', '..', 'dist', 'web');
+
+export interface TestServer {
+  baseUrl: string;
+  adminUsername: string;
+  adminPassword: string;
+  server: RunningServer;
+  close(): Promise<void>;
+}
+
+/**
+ * The real server on a free port with a fresh database (SQLite unless asked otherwise), serving the
+ * built web app. `env` overrides configuration, as an operator's environment would.
+ */
+export async function startTestServer(
+  opts: { env?: Record<string, string>; dialect?: TestDialect } & Omit<StartOptions, 'pgSchema'> = {},
+): Promise<TestServer> {
+  const { env, dialect, ...startOptions } = opts;
+  const database = await createTestDatabase(dialect ?? 'sqlite');
+  const config = loadConfig({
+    PORT: '0',
+    HOST: '127.0.0.1',
+    DATA_DIR: database.dataDir,
+    DATABASE_URL: database.databaseUrl,
+    ADMIN_USERNAME: TEST_ADMIN.username,
+    ADMIN_PASSWORD: TEST_ADMIN.password,
+    REQUIRE_SIGNED_JOIN: 'false',
+    ...env,
+  });
+  const server = await startServer(config, {
+    webDir: fs.existsSync(WEB_DIR) ? WEB_DIR : undefined,
+    pgSchema: database.pgSchema,
+    ...startOptions,
+  });
+  return {
+    baseUrl: server.url,
+    adminUsername: config.adminUsername,
+    adminPassword: config.adminPassword ?? TEST_ADMIN.password,
+    server,
+    close: async () => {
+      await server.close();
+      await database.drop();
+    },
+  };
+}
