@@ -82,6 +82,7 @@ function registerWebApp(app: App, webDir: string | undefined): void {
       root: webDir!,
       wildcard: false,
       index: false,
+      cacheControl: false,
       // Hashed asset names never change content: cache them for a year.
       setHeaders: (res, filePath) => {
         if (filePath.includes(`${path.sep}assets${path.sep}`)) res.setHeader('cache-control', 'public, max-age=31536000, immutable');

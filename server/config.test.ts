@@ -1,0 +1,68 @@
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './config.js';
+
+describe('configuration', () => {
+  it('runs on embedded defaults with nothing set', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      port: 3000,
+      host: '0.0.0.0',
+      dataDir: path.resolve('./data'),
+      databaseUrl: undefined,
+      redisUrl: undefined,
+      adminUsername: 'admin',
+      adminPassword: undefined,
+      joinLinkTtlSeconds: 3600,
+      requireSignedJoin: true,
+      s3: undefined,
+    });
+  });
+
+  it('reads every variable of DESIGN §1', () => {
+    const config = loadConfig({
+      PORT: '8080',
+      HOST: '127.0.0.1',
+      DATA_DIR: '/var/lib/marquee',
+      DATABASE_URL: 'postgres://u@db:5432/marquee',
+      REDIS_URL: 'redis://cache:6379',
+      ADMIN_USERNAME: 'boss',
+      ADMIN_PASSWORD: 'a-long-password',
+      PUBLIC_URL: 'https://trivia.example.com/',
+      SECRET: 'x'.repeat(32),
+      JOIN_LINK_TTL_SECONDS: '600',
+      REQUIRE_SIGNED_JOIN: 'false',
+    });
+    expect(config).toMatchObject({
+      port: 8080,
+      host: '127.0.0.1',
+      dataDir: '/var/lib/marquee',
+      databaseUrl: 'postgres://u@db:5432/marquee',
+      redisUrl: 'redis://cache:6379',
+      adminUsername: 'boss',
+      adminPassword: 'a-long-password',
+      publicUrl: 'https://trivia.example.com',
+      secret: 'x'.repeat(32),
+      joinLinkTtlSeconds: 600,
+      requireSignedJoin: false,
+    });
+  });
+
+  it('treats an empty variable as unset', () => {
+    expect(loadConfig({ DATABASE_URL: '', PORT: '' })).toMatchObject({ databaseUrl: undefined, port: 3000 });
+  });
+
+  it.each([
+    [{ PORT: 'eighty' }, 'PORT'],
+    [{ PORT: '70000' }, 'PORT'],
+    [{ DATABASE_URL: 'mysql://x' }, 'DATABASE_URL'],
+    [{ REDIS_URL: 'http://x' }, 'REDIS_URL'],
+    [{ PUBLIC_URL: 'not a url' }, 'PUBLIC_URL'],
+    [{ REQUIRE_SIGNED_JOIN: 'maybe' }, 'REQUIRE_SIGNED_JOIN'],
+    [{ JOIN_LINK_TTL_SECONDS: '-5' }, 'JOIN_LINK_TTL_SECONDS'],
+    [{ ADMIN_PASSWORD: 'short' }, 'ADMIN_PASSWORD'],
+  ])('stops with a message naming the bad variable: %o', (env, name) => {
+    expect(() => loadConfig(env)).toThrow(ConfigError);
+    expect(() => loadConfig(env)).toThrow(new RegExp(`${name}:`));
+  });
+});
