@@ -55,11 +55,17 @@ const optionalText = (max: number) =>
     .optional()
     .transform((v) => (v === undefined ? undefined : v === null || v.trim() === '' ? null : v.trim()));
 
+// Only a full ISO-8601 date-time with a zone: Date.parse alone takes '1' as the year 2001 and rolls
+// 30 February over into March, and a time without a zone would depend on the server's clock zone.
+const isoDateTime = z.iso.datetime({ offset: true });
 const startsAt = z
   .string()
   .nullable()
   .optional()
-  .refine((v) => v == null || v === '' || !Number.isNaN(Date.parse(v)), 'must be an ISO-8601 date and time')
+  .refine(
+    (v) => v == null || v === '' || isoDateTime.safeParse(v).success,
+    'must be an ISO-8601 date and time with a time zone, e.g. 2030-01-31T20:00:00Z',
+  )
   .transform((v) => (v === undefined ? undefined : v === null || v === '' ? null : new Date(v).toISOString()));
 
 const auditoriumId = z
