@@ -1,0 +1,3 @@
+export * from './views.js';
+export * from './messages.js';
+export * from './parse.js';

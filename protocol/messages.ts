@@ -1,0 +1,173 @@
+/**
+ * The real-time protocol at /ws: every frame is one JSON object with a `type`.
+ * Server → client messages are plain TypeScript types (the server builds them); client → server
+ * messages are zod schemas, because they come from the outside and are validated on arrival.
+ * Close codes, error codes and frame limits live here so the server and the web app agree.
+ */
+import { z } from 'zod';
+import type { AdminSessionState, AudienceSessionState, LeaderboardEntry, PlayerSessionState } from './views.js';
+
+// ---------------------------------------------------------------------------------------------
+// Connection
+
+export const CLIENT_ROLES = ['admin', 'display', 'player'] as const;
+export type ClientRole = (typeof CLIENT_ROLES)[number];
+
+/** Query string of `/ws?…`. Players prove who they are with the token, not the id. */
+export const connectQuerySchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('admin'), sessionId: z.string().min(1), token: z.string().min(1) }),
+  z.object({ type: z.literal('display'), sessionId: z.string().min(1) }),
+  z.object({
+    type: z.literal('player'),
+    sessionId: z.string().min(1),
+    playerId: z.string().min(1),
+    playerToken: z.string().min(1),
+  }),
+]);
+export type ConnectQuery = z.infer<typeof connectQuerySchema>;
+
+/** Close codes sent with a human-readable reason. 4xxx mirror the HTTP statuses they resemble. */
+export const CLOSE_CODES = {
+  /** Missing or malformed query parameters. */
+  badRequest: 4400,
+  /** Invalid or expired admin token, or a player token that does not match the player. */
+  unauthorized: 4401,
+  /** Unknown session or player. */
+  notFound: 4404,
+  /** The session was deleted while the socket was open. */
+  sessionGone: 4410,
+  /** The socket's send buffer stayed over its bound: the client is not reading fast enough. */
+  slowConsumer: 4429,
+  /** RFC 6455 "message too big": an incoming frame exceeded MAX_CLIENT_FRAME_BYTES. */
+  messageTooBig: 1009,
+  /** The server is shutting down; clients should reconnect. */
+  goingAway: 1001,
+} as const;
+export type CloseCode = (typeof CLOSE_CODES)[keyof typeof CLOSE_CODES];
+
+/** Incoming frames larger than this are refused (a valid client message is well under 1 KB). */
+export const MAX_CLIENT_FRAME_BYTES = 16 * 1024;
+
+// ---------------------------------------------------------------------------------------------
+// Errors: namespaced, stable codes; `message` is for humans.
+
+export const ERROR_CODES = {
+  invalidJson: 'message/invalid_json',
+  unknownType: 'message/unknown_type',
+  invalidMessage: 'message/invalid',
+  forbidden: 'auth/forbidden',
+  notLive: 'session/not_live',
+  noItems: 'session/no_items',
+  noQuestion: 'answer/no_question',
+  wrongQuestion: 'answer/wrong_question',
+  duplicateAnswer: 'answer/duplicate',
+  lateAnswer: 'answer/late',
+  invalidChoice: 'answer/invalid_choice',
+} as const;
+export type ErrorCode = (typeof ERROR_CODES)[keyof typeof ERROR_CODES];
+
+// ---------------------------------------------------------------------------------------------
+// Server → client
+
+export interface TimerTickMessage {
+  type: 'timer_tick';
+  questionId: string;
+  /** Whole seconds left, rounded up. */
+  timeRemaining: number;
+  serverTime: number;
+  endsAt: number;
+}
+
+export interface QuestionEndMessage {
+  type: 'question_end';
+  questionId: string;
+  correctIndex: number;
+}
+
+export interface LeaderboardUpdateMessage {
+  type: 'leaderboard_update';
+  /** Top 10, highest first. */
+  leaderboard: LeaderboardEntry[];
+}
+
+/** Sent to one player, after the question closes, for each asking they answered. */
+export interface AnswerResultMessage {
+  type: 'answer_result';
+  playerId: string;
+  questionId: string;
+  isCorrect: boolean;
+  pointsEarned: number;
+  newScore: number;
+}
+
+/** Sent to the answering player (all their sockets) when an answer is taken: the lock is real. */
+export interface AnswerAcceptedMessage {
+  type: 'answer_accepted';
+  questionId: string;
+  selectedIndex: number;
+}
+
+export interface ErrorMessage {
+  type: 'error';
+  code: ErrorCode;
+  message: string;
+}
+
+export type SessionStateMessage = AudienceSessionState | PlayerSessionState | AdminSessionState;
+
+export type ServerMessage =
+  | SessionStateMessage
+  | TimerTickMessage
+  | QuestionEndMessage
+  | LeaderboardUpdateMessage
+  | AnswerResultMessage
+  | AnswerAcceptedMessage
+  | ErrorMessage;
+
+export type ServerMessageType = ServerMessage['type'];
+
+export function errorMessage(code: ErrorCode, message: string): ErrorMessage {
+  return { type: 'error', code, message };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Client → server
+
+export const submitAnswerSchema = z.object({
+  type: z.literal('submit_answer'),
+  questionId: z.string().min(1, 'questionId is required'),
+  selectedIndex: z
+    .number({ error: 'selectedIndex must be a number from 0 to 3' })
+    .int('selectedIndex must be a whole number from 0 to 3')
+    .min(0, 'selectedIndex must be from 0 to 3')
+    .max(3, 'selectedIndex must be from 0 to 3'),
+});
+
+export const adminNextQuestionSchema = z.object({ type: z.literal('admin_next_question') });
+export const adminPauseSchema = z.object({ type: z.literal('admin_pause') });
+export const adminToggleAutorotateSchema = z.object({
+  type: z.literal('admin_toggle_autorotate'),
+  autoRotate: z.boolean({ error: 'autoRotate must be true or false' }),
+});
+
+export const clientMessageSchema = z.discriminatedUnion('type', [
+  submitAnswerSchema,
+  adminNextQuestionSchema,
+  adminPauseSchema,
+  adminToggleAutorotateSchema,
+]);
+
+export type SubmitAnswerMessage = z.infer<typeof submitAnswerSchema>;
+export type AdminNextQuestionMessage = z.infer<typeof adminNextQuestionSchema>;
+export type AdminPauseMessage = z.infer<typeof adminPauseSchema>;
+export type AdminToggleAutorotateMessage = z.infer<typeof adminToggleAutorotateSchema>;
+export type ClientMessage = z.infer<typeof clientMessageSchema>;
+export type ClientMessageType = ClientMessage['type'];
+
+/** Which roles may send which message; anything else is answered with `auth/forbidden`. */
+export const MESSAGE_ROLES: Record<ClientMessageType, readonly ClientRole[]> = {
+  submit_answer: ['player'],
+  admin_next_question: ['admin'],
+  admin_pause: ['admin'],
+  admin_toggle_autorotate: ['admin'],
+};

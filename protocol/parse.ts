@@ -1,0 +1,49 @@
+/**
+ * Turns one incoming text frame into a validated client message, or into the `error` message
+ * to send back. Never throws: bad input from a phone must not cost the socket or the server.
+ */
+import {
+  type ClientMessage,
+  type ClientRole,
+  type ErrorMessage,
+  ERROR_CODES,
+  MESSAGE_ROLES,
+  clientMessageSchema,
+  errorMessage,
+} from './messages.js';
+
+export type ParseResult = { ok: true; message: ClientMessage } | { ok: false; error: ErrorMessage };
+
+const KNOWN_TYPES = Object.keys(MESSAGE_ROLES);
+
+export function parseClientMessage(raw: string, role: ClientRole): ParseResult {
+  let data: unknown;
+  try {
+    data = JSON.parse(raw);
+  } catch {
+    return fail(ERROR_CODES.invalidJson, 'Message is not valid JSON');
+  }
+  if (typeof data !== 'object' || data === null || Array.isArray(data)) {
+    return fail(ERROR_CODES.invalidMessage, 'Message must be a JSON object with a "type"');
+  }
+  const type = (data as { type?: unknown }).type;
+  if (typeof type !== 'string' || !KNOWN_TYPES.includes(type)) {
+    return fail(ERROR_CODES.unknownType, `Unknown message type: ${typeof type === 'string' ? type : String(type)}`);
+  }
+  // Checked before the body so a player probing admin commands learns nothing about their shape.
+  const allowed = MESSAGE_ROLES[type as ClientMessage['type']];
+  if (!allowed.includes(role)) {
+    return fail(ERROR_CODES.forbidden, `A ${role} may not send ${type}`);
+  }
+  const parsed = clientMessageSchema.safeParse(data);
+  if (!parsed.success) {
+    const first = parsed.error.issues[0];
+    const where = first && first.path.length > 0 ? `${first.path.join('.')}: ` : '';
+    return fail(ERROR_CODES.invalidMessage, `Invalid ${type}: ${where}${first?.message ?? 'invalid message'}`);
+  }
+  return { ok: true, message: parsed.data };
+}
+
+function fail(code: ErrorMessage['code'], message: string): ParseResult {
+  return { ok: false, error: errorMessage(code, message) };
+}

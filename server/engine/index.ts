@@ -1,0 +1,31 @@
+/** The pure game engine: see docs/GAME.md for phases, timing, scoring and persistence. */
+export type {
+  AnswerRecord,
+  BroadcastTarget,
+  Effect,
+  EngineEvent,
+  EngineState,
+  LiveSnapshot,
+  Phase,
+  Program,
+  ProgramItem,
+  ProgramQuestion,
+  ReduceResult,
+  ScoreRecord,
+  ScoreWrite,
+} from './types.js';
+export { reduce, pendingWakeAt } from './reduce.js';
+export {
+  createEngineState,
+  resumeEngine,
+  parseLiveSnapshot,
+  type CreateEngineInput,
+  type ResumeInput,
+  type StoredAnswer,
+  type StoredScore,
+} from './resume.js';
+export { toLiveSnapshot } from './snapshot.js';
+export { audienceView, playerView, adminView, adminSessionInfo, toQuestionView } from './views.js';
+export { pointsForCorrectAnswer, buildLeaderboard, compareStandings, LEADERBOARD_SIZE } from './scoring.js';
+export { REVEAL_MS, SLIDE_MS, NO_MEDIA_MS, TICK_MS, DEFAULT_MEDIA_DURATION_SECONDS, mediaRunMs } from './timing.js';
+export { PMap } from './pmap.js';

@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import { PMap } from './pmap.js';
+
+describe('PMap', () => {
+  it('returns new maps on write and leaves the old ones unchanged', () => {
+    const empty = PMap.empty<number>();
+    const one = empty.set('a', 1);
+    const two = one.set('b', 2);
+    const changed = two.set('a', 10);
+    const removed = changed.delete('b');
+
+    expect(empty.size).toBe(0);
+    expect(one.get('a')).toBe(1);
+    expect(one.has('b')).toBe(false);
+    expect(two.size).toBe(2);
+    expect(changed.size).toBe(2);
+    expect(changed.get('a')).toBe(10);
+    expect(two.get('a')).toBe(1);
+    expect(removed.size).toBe(1);
+    expect(removed.has('b')).toBe(false);
+    expect(changed.has('b')).toBe(true);
+  });
+
+  it('deleting a missing key returns the same map', () => {
+    const map = PMap.from([['a', 1]]);
+    expect(map.delete('zzz')).toBe(map);
+  });
+
+  it('holds many keys, including awkward ones', () => {
+    let map = PMap.empty<number>();
+    for (let i = 0; i < 1_000; i++) map = map.set(`player-${i}`, i);
+    map = map.set('__proto__', -1).set('constructor', -2);
+    expect(map.size).toBe(1_002);
+    expect(map.get('player-999')).toBe(999);
+    expect(map.get('__proto__')).toBe(-1);
+    expect(map.get('constructor')).toBe(-2);
+    expect([...map.values()].reduce((a, b) => a + b, 0)).toBe((999 * 1_000) / 2 - 3);
+    expect(new Set(map.keys()).size).toBe(1_002);
+  });
+
+  it('from() counts entries and keeps the last value of a repeated key', () => {
+    const map = PMap.from([
+      ['x', 1],
+      ['y', 2],
+      ['x', 3],
+    ]);
+    expect(map.size).toBe(2);
+    expect(map.get('x')).toBe(3);
+  });
+});

@@ -1,0 +1,107 @@
+/**
+ * The engine's single entry point: reduce(state, event, nowMs) → { state, effects }.
+ *
+ * Pure and deterministic: no clock, no I/O, no randomness; the input state is never mutated.
+ * Event handlers append messages to a local effects list; afterwards reduce compares the old
+ * and new state to add, when they changed, one `persist` (the resume snapshot) and one
+ * `wakeAt` (the single pending timer the runner keeps for this session).
+ */
+import { ERROR_CODES, type ErrorCode, errorMessage } from '../../protocol/index.js';
+import type { EngineEvent, EngineState, Effect, ReduceResult } from './types.js';
+import { playerConnected, playerDisconnected, submitAnswer } from './answers.js';
+import { type Out, enterItem, nextWakeAt, runDueTimers, skipToNextItem } from './phases.js';
+import { sameSnapshot, toLiveSnapshot } from './snapshot.js';
+import { adminView, audienceView } from './views.js';
+
+export function reduce(state: EngineState, event: EngineEvent, nowMs: number): ReduceResult {
+  const out: Effect[] = [];
+  const next = handle(state, event, nowMs, out);
+  appendBookkeeping(state, next, out);
+  return { state: next, effects: out };
+}
+
+function handle(state: EngineState, event: EngineEvent, nowMs: number, out: Out): EngineState {
+  switch (event.type) {
+    case 'start':
+      if (state.status === 'live') return state;
+      return enterItem({ ...state, status: 'live' }, 0, nowMs, out);
+    case 'stop':
+      return stop(state, nowMs, out);
+    case 'timer':
+      return state.status === 'live' ? runDueTimers(state, nowMs, out) : state;
+    case 'player_connected':
+      return playerConnected(state, event.playerId, event.name);
+    case 'player_disconnected':
+      return playerDisconnected(state, event.playerId, nowMs, out);
+    case 'submit_answer':
+      return submitAnswer(state, event, nowMs, out);
+    case 'admin_next_question':
+      if (!requireLive(state, event.connectionId, out)) return state;
+      if (state.program.items.length === 0) {
+        replyError(out, event.connectionId, ERROR_CODES.noItems, 'This session has no items to play');
+        return state;
+      }
+      return skipToNextItem(state, nowMs, out);
+    case 'admin_pause':
+      if (!requireLive(state, event.connectionId, out)) return state;
+      return setAutoRotate(state, false, nowMs, out);
+    case 'admin_toggle_autorotate':
+      if (!requireLive(state, event.connectionId, out)) return state;
+      return setAutoRotate(state, event.autoRotate, nowMs, out);
+  }
+}
+
+function stop(state: EngineState, nowMs: number, out: Out): EngineState {
+  if (state.status === 'finished') return state;
+  const next: EngineState = { ...state, status: 'finished', phase: { kind: 'finished' } };
+  out.push({ kind: 'broadcast', to: 'audience', message: audienceView(next, nowMs) });
+  out.push({ kind: 'broadcast', to: 'admins', message: adminView(next, nowMs) });
+  return next;
+}
+
+/**
+ * Pause (off) lets the current item run to its end, then holds. Resume (on) from a hold starts
+ * the next item at once; otherwise it only lets the game carry on by itself.
+ */
+function setAutoRotate(state: EngineState, autoRotate: boolean, nowMs: number, out: Out): EngineState {
+  const next: EngineState = { ...state, autoRotate };
+  if (autoRotate && next.phase.kind === 'hold') {
+    const { itemIndex } = next.phase;
+    return next.program.items.length > 0 ? enterItem(next, itemIndex + 1, nowMs, out) : next;
+  }
+  // Admins' Pause/Resume label follows the flag; players and displays see no change.
+  out.push({ kind: 'broadcast', to: 'admins', message: adminView(next, nowMs) });
+  return next;
+}
+
+function requireLive(state: EngineState, connectionId: string | undefined, out: Out): boolean {
+  if (state.status === 'live') return true;
+  replyError(out, connectionId, ERROR_CODES.notLive, 'The session is not live');
+  return false;
+}
+
+function replyError(out: Out, connectionId: string | undefined, code: ErrorCode, text: string): void {
+  if (connectionId !== undefined) out.push({ kind: 'reply', connectionId, message: errorMessage(code, text) });
+}
+
+/** Adds `persist` when the resume snapshot changed and `wakeAt` when the pending timer moved. */
+function appendBookkeeping(before: EngineState, after: EngineState, out: Out): void {
+  if (before === after) return;
+  const snapshot = toLiveSnapshot(after);
+  if (!sameSnapshot(toLiveSnapshot(before), snapshot) || before.lastQuestionIndex !== after.lastQuestionIndex) {
+    out.push({
+      kind: 'persist',
+      sessionId: after.program.sessionId,
+      live: snapshot,
+      currentQuestionIndex: after.lastQuestionIndex,
+    });
+  }
+  const wakeBefore = before.status === 'live' ? nextWakeAt(before.phase) : null;
+  const wakeAfter = after.status === 'live' ? nextWakeAt(after.phase) : null;
+  if (wakeBefore !== wakeAfter) out.push({ kind: 'wakeAt', atMs: wakeAfter });
+}
+
+/** For the runner: the wake-up a state needs (e.g. after resume); null when nothing is timed. */
+export function pendingWakeAt(state: EngineState): number | null {
+  return state.status === 'live' ? nextWakeAt(state.phase) : null;
+}

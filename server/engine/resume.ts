@@ -1,0 +1,168 @@
+/**
+ * Building engine states: a fresh one for a session that is not live yet, and one rebuilt from
+ * storage after a server restart. Resuming keeps the stored deadlines, so a question continues
+ * with the time it had left; a deadline that passed while the server was down is handled by
+ * the first `timer` event (the returned `wakeAt` is then already due).
+ */
+import { z } from 'zod';
+import type { SessionStatus } from '../../protocol/index.js';
+import type { AnswerRecord, Effect, EngineState, LiveSnapshot, Phase, Program, ReduceResult, ScoreRecord } from './types.js';
+import { PMap } from './pmap.js';
+import { enterItem } from './phases.js';
+import { reduce, pendingWakeAt } from './reduce.js';
+import { buildLeaderboard } from './scoring.js';
+import { toLiveSnapshot } from './snapshot.js';
+import { nextTickAfter, questionDurationMs } from './timing.js';
+import { questionPosition } from './views.js';
+
+export interface StoredScore {
+  playerId: string;
+  name: string;
+  pointsTotal: number;
+  reachedAtMs: number;
+}
+
+export interface StoredAnswer extends AnswerRecord {
+  playerId: string;
+  asking: number;
+}
+
+export interface CreateEngineInput {
+  program: Program;
+  status: SessionStatus;
+  autoRotate: boolean;
+  /** The session's existing totals (empty after a restart of the session). */
+  scores: StoredScore[];
+}
+
+export function createEngineState(input: CreateEngineInput): EngineState {
+  const scores = PMap.from<ScoreRecord>(
+    input.scores.map((s) => [s.playerId, { name: s.name, pointsTotal: s.pointsTotal, reachedAtMs: s.reachedAtMs }]),
+  );
+  return {
+    program: input.program,
+    status: input.status,
+    autoRotate: input.autoRotate,
+    phase: input.status === 'finished' ? { kind: 'finished' } : { kind: 'waiting' },
+    asking: 0,
+    scores,
+    connections: PMap.empty(),
+    names: PMap.from(input.scores.map((s) => [s.playerId, s.name])),
+    leaderboard: buildLeaderboard(scores),
+    lastQuestionIndex: 0,
+  };
+}
+
+const liveSnapshotSchema = z.object({
+  version: z.literal(1),
+  itemIndex: z.number().int(),
+  itemId: z.string().nullable(),
+  phase: z.enum(['question', 'reveal', 'between', 'slide', 'media', 'hold']),
+  phaseStartedAtMs: z.number(),
+  phaseEndsAtMs: z.number().nullable(),
+  asking: z.number().int().min(0),
+  autoRotate: z.boolean(),
+  mediaItemCount: z.number().int().nullable(),
+});
+
+/** Reads a stored snapshot (already JSON-parsed); null when absent or not understood. */
+export function parseLiveSnapshot(value: unknown): LiveSnapshot | null {
+  const parsed = liveSnapshotSchema.safeParse(value);
+  return parsed.success ? parsed.data : null;
+}
+
+export interface ResumeInput {
+  program: Program;
+  /** The session's auto-play setting, used only when there is no snapshot. */
+  autoRotate: boolean;
+  /** null: the session is live but nothing was stored yet; it starts from item 0. */
+  live: LiveSnapshot | null;
+  scores: StoredScore[];
+  /** Answers stored for the snapshot's asking (others are ignored). */
+  answers: StoredAnswer[];
+}
+
+/**
+ * Rebuilds a live session. Nobody is connected yet (sockets reconnect and are announced with
+ * `player_connected`), so a resumed question cannot end early before players are back.
+ */
+export function resumeEngine(input: ResumeInput, nowMs: number): ReduceResult {
+  const { program, live } = input;
+  const fresh = createEngineState({ program, status: 'draft', autoRotate: live?.autoRotate ?? input.autoRotate, scores: input.scores });
+  if (!live) return reduce(fresh, { type: 'start' }, nowMs);
+
+  const base: EngineState = {
+    ...fresh,
+    status: 'live',
+    asking: live.asking,
+    lastQuestionIndex: lastQuestionAtOrBefore(program, live.itemIndex),
+  };
+  const phase = rebuildPhase(base, live, input.answers, nowMs);
+  if (!phase) {
+    // The stored position no longer fits the program: restart the item at that position.
+    const effects: Effect[] = [];
+    const state = enterItem(base, Math.min(Math.max(live.itemIndex, 0), Math.max(program.items.length - 1, 0)), nowMs, effects);
+    effects.push(
+      { kind: 'persist', sessionId: program.sessionId, live: toLiveSnapshot(state), currentQuestionIndex: state.lastQuestionIndex },
+      { kind: 'wakeAt', atMs: pendingWakeAt(state) },
+    );
+    return { state, effects };
+  }
+  const state: EngineState = { ...base, phase };
+  return { state, effects: [{ kind: 'wakeAt', atMs: pendingWakeAt(state) }] };
+}
+
+function rebuildPhase(state: EngineState, live: LiveSnapshot, answers: StoredAnswer[], nowMs: number): Phase | null {
+  const { program } = state;
+  const { itemIndex, phaseStartedAtMs: startedAtMs, phaseEndsAtMs } = live;
+  if (live.phase === 'hold') {
+    return itemIndex >= -1 && itemIndex < program.items.length ? { kind: 'hold', itemIndex, startedAtMs } : null;
+  }
+  const item = program.items[itemIndex];
+  if (!item || (live.itemId !== null && item.id !== live.itemId)) return null;
+
+  switch (live.phase) {
+    case 'question':
+    case 'reveal': {
+      if (item.itemType !== 'question') return null;
+      const questionId = item.question.id;
+      const endsAtMs = phaseEndsAtMs ?? startedAtMs + questionDurationMs(item.question.timeLimitSeconds);
+      const current = answers.filter((a) => a.asking === live.asking && a.questionId === questionId);
+      const answerMap = PMap.from<AnswerRecord>(current.map(({ playerId, asking: _asking, ...answer }) => [playerId, answer]));
+      if (live.phase === 'reveal') {
+        return { kind: 'reveal', itemIndex, asking: live.asking, answers: answerMap, startedAtMs, endsAtMs };
+      }
+      return {
+        kind: 'question',
+        itemIndex,
+        asking: live.asking,
+        answers: answerMap,
+        startedAtMs,
+        endsAtMs,
+        nextTickAtMs: nextTickAfter(startedAtMs, nowMs),
+      };
+    }
+    case 'slide':
+      return item.itemType === 'slide' && phaseEndsAtMs !== null ? { kind: 'slide', itemIndex, startedAtMs, endsAtMs: phaseEndsAtMs } : null;
+    case 'media':
+      if (item.itemType !== 'media_block' || phaseEndsAtMs === null) return null;
+      return { kind: 'media', itemIndex, startedAtMs, endsAtMs: phaseEndsAtMs, mediaItemCount: item.mediaItemCount };
+    case 'between':
+      if (phaseEndsAtMs === null) return null;
+      return {
+        kind: 'between',
+        itemIndex,
+        startedAtMs,
+        endsAtMs: phaseEndsAtMs,
+        mediaItemCount: live.mediaItemCount ?? program.mediaItemsPerTransition,
+      };
+  }
+}
+
+function lastQuestionAtOrBefore(program: Program, itemIndex: number): number {
+  for (let i = Math.min(itemIndex, program.items.length - 1); i >= 0; i--) {
+    const position = questionPosition(program, i);
+    if (position !== null) return position;
+  }
+  return 0;
+}

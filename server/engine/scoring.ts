@@ -1,0 +1,80 @@
+/**
+ * Points and standings. Pure functions with deterministic tie-breaks, so two servers (or a
+ * server before and after a restart) always agree on the leaderboard.
+ */
+import type { LeaderboardEntry } from '../../protocol/index.js';
+import type { PMap } from './pmap.js';
+import type { AnswerRecord, ScoreRecord, ScoreWrite } from './types.js';
+
+export const LEADERBOARD_SIZE = 10;
+
+/**
+ * Points for a correct answer: round(points × (1 − elapsed / (2 × timeLimit))), elapsed measured
+ * by the server from the question's broadcast to the answer's arrival and clamped to
+ * [0, timeLimit]; an instant answer earns all the points, one at the deadline half.
+ */
+export function pointsForCorrectAnswer(points: number, timeLimitSeconds: number, elapsedMs: number): number {
+  const limitMs = timeLimitSeconds * 1000;
+  if (limitMs <= 0) return Math.round(points);
+  const clampedMs = Math.min(Math.max(elapsedMs, 0), limitMs);
+  return Math.round(points * (1 - clampedMs / (2 * limitMs)));
+}
+
+interface Standing {
+  playerId: string;
+  score: ScoreRecord;
+}
+
+/** Highest total first; on a tie, who reached it first; then the player id, so order is total. */
+export function compareStandings(a: Standing, b: Standing): number {
+  if (a.score.pointsTotal !== b.score.pointsTotal) return b.score.pointsTotal - a.score.pointsTotal;
+  if (a.score.reachedAtMs !== b.score.reachedAtMs) return a.score.reachedAtMs - b.score.reachedAtMs;
+  return a.playerId < b.playerId ? -1 : a.playerId > b.playerId ? 1 : 0;
+}
+
+export function buildLeaderboard(scores: PMap<ScoreRecord>, size = LEADERBOARD_SIZE): LeaderboardEntry[] {
+  const standings: Standing[] = [];
+  for (const [playerId, score] of scores.entries()) standings.push({ playerId, score });
+  standings.sort(compareStandings);
+  return standings.slice(0, size).map(({ playerId, score }) => ({
+    player: { id: playerId, name: score.name },
+    score: { pointsTotal: score.pointsTotal },
+  }));
+}
+
+export interface AppliedAnswer {
+  playerId: string;
+  answer: AnswerRecord;
+  newScore: number;
+}
+
+/**
+ * Adds one asking's answers to the totals. Every player who answered gets a score row (a wrong
+ * first answer puts them on the board with 0); `reachedAtMs` moves only when the total changes.
+ */
+export function applyAnswers(
+  scores: PMap<ScoreRecord>,
+  answers: PMap<AnswerRecord>,
+  nameOf: (playerId: string) => string,
+): { scores: PMap<ScoreRecord>; applied: AppliedAnswer[]; writes: ScoreWrite[] } {
+  let next = scores;
+  const applied: AppliedAnswer[] = [];
+  const writes: ScoreWrite[] = [];
+  // Sorted so effects come out in the same order however the answers were inserted.
+  const sorted = [...answers.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  for (const [playerId, answer] of sorted) {
+    const old = next.get(playerId);
+    let record: ScoreRecord;
+    if (!old) {
+      record = { name: nameOf(playerId), pointsTotal: answer.pointsEarned, reachedAtMs: answer.answeredAtMs };
+    } else if (answer.pointsEarned > 0) {
+      record = { ...old, pointsTotal: old.pointsTotal + answer.pointsEarned, reachedAtMs: answer.answeredAtMs };
+    } else {
+      record = old;
+    }
+    if (record !== old) next = next.set(playerId, record);
+    applied.push({ playerId, answer, newScore: record.pointsTotal });
+    writes.push({ playerId, pointsTotal: record.pointsTotal, reachedAtMs: record.reachedAtMs });
+  }
+  return { scores: next, applied, writes };
+}

@@ -1,0 +1,43 @@
+/**
+ * The resume snapshot: the few facts a restarted server needs, with the program, the scores
+ * and the current asking's answers (all in storage), to continue exactly where the game was.
+ */
+import type { EngineState, LiveSnapshot } from './types.js';
+import { itemAt } from './views.js';
+
+/** null when there is nothing to resume (not live, or stopped). */
+export function toLiveSnapshot(state: EngineState): LiveSnapshot | null {
+  const { phase } = state;
+  if (state.status !== 'live' || phase.kind === 'waiting' || phase.kind === 'finished') return null;
+  const base = {
+    version: 1 as const,
+    itemIndex: phase.itemIndex,
+    itemId: itemAt(state.program, phase.itemIndex)?.id ?? null,
+    phaseStartedAtMs: phase.startedAtMs,
+    asking: state.asking,
+    autoRotate: state.autoRotate,
+  };
+  switch (phase.kind) {
+    case 'hold':
+      return { ...base, phase: 'hold', phaseEndsAtMs: null, mediaItemCount: null };
+    case 'between':
+    case 'media':
+      return { ...base, phase: phase.kind, phaseEndsAtMs: phase.endsAtMs, mediaItemCount: phase.mediaItemCount };
+    default:
+      return { ...base, phase: phase.kind, phaseEndsAtMs: phase.endsAtMs, mediaItemCount: null };
+  }
+}
+
+export function sameSnapshot(a: LiveSnapshot | null, b: LiveSnapshot | null): boolean {
+  if (a === null || b === null) return a === b;
+  return (
+    a.itemIndex === b.itemIndex &&
+    a.itemId === b.itemId &&
+    a.phase === b.phase &&
+    a.phaseStartedAtMs === b.phaseStartedAtMs &&
+    a.phaseEndsAtMs === b.phaseEndsAtMs &&
+    a.asking === b.asking &&
+    a.autoRotate === b.autoRotate &&
+    a.mediaItemCount === b.mediaItemCount
+  );
+}

@@ -1,0 +1,162 @@
+/**
+ * Types of the pure game engine: what it is given (the program), what it holds (the state),
+ * what it is told (events) and what it asks the outside world to do (effects).
+ * All times are epoch milliseconds from the runner's clock; the engine never reads a clock.
+ */
+import type { LeaderboardEntry, MediaView, ServerMessage, SessionStatus, SlideType } from '../../protocol/index.js';
+import type { PMap } from './pmap.js';
+
+// ---------------------------------------------------------------------------------------------
+// Program: the session's content, loaded by the runner from storage.
+
+export interface ProgramQuestion {
+  id: string;
+  text: string;
+  choices: string[];
+  correctIndex: number;
+  points: number;
+  timeLimitSeconds: number;
+  categories: string[];
+  media: MediaView | null;
+}
+
+export type ProgramItem =
+  | { itemType: 'question'; id: string; question: ProgramQuestion }
+  | { itemType: 'slide'; id: string; slideType: SlideType; slideData: { text?: string } }
+  | { itemType: 'media_block'; id: string; mediaItemCount: number };
+
+export interface Program {
+  sessionId: string;
+  /** In play order. */
+  items: ProgramItem[];
+  /** The media assigned to the session, in rotation order. */
+  media: MediaView[];
+  mediaItemsPerTransition: number;
+}
+
+// ---------------------------------------------------------------------------------------------
+// State
+
+export interface ScoreRecord {
+  name: string;
+  pointsTotal: number;
+  /** When the player reached `pointsTotal`: earlier wins a tie. */
+  reachedAtMs: number;
+}
+
+/** A player's answer to the current asking. Scored on arrival; applied to totals at the end. */
+export interface AnswerRecord {
+  questionId: string;
+  selectedIndex: number;
+  isCorrect: boolean;
+  pointsEarned: number;
+  elapsedMs: number;
+  answeredAtMs: number;
+}
+
+interface TimedPhase {
+  itemIndex: number;
+  startedAtMs: number;
+  endsAtMs: number;
+}
+
+export type Phase =
+  | { kind: 'waiting' }
+  | (TimedPhase & {
+      kind: 'question';
+      asking: number;
+      answers: PMap<AnswerRecord>;
+      /** The next whole second after the start at which a timer_tick is due. */
+      nextTickAtMs: number;
+    })
+  | (TimedPhase & { kind: 'reveal'; asking: number; answers: PMap<AnswerRecord> })
+  | (TimedPhase & { kind: 'between'; mediaItemCount: number })
+  | (TimedPhase & { kind: 'slide' })
+  | (TimedPhase & { kind: 'media'; mediaItemCount: number })
+  /** itemIndex: the item that just ended (-1 when the session has no items). */
+  | { kind: 'hold'; itemIndex: number; startedAtMs: number }
+  | { kind: 'finished' };
+
+export type PhaseKind = Phase['kind'];
+
+export interface EngineState {
+  program: Program;
+  status: SessionStatus;
+  autoRotate: boolean;
+  phase: Phase;
+  /** Increments every time any question is broadcast; answers are unique per (player, asking). */
+  asking: number;
+  scores: PMap<ScoreRecord>;
+  /** Open sockets per player: a player with two tabs stays connected until both close. */
+  connections: PMap<number>;
+  /** Names of players seen connecting, for leaderboard rows of first-time scorers. */
+  names: PMap<string>;
+  /** Top 10, recomputed only when scores change (views are built often, scores change rarely). */
+  leaderboard: LeaderboardEntry[];
+  /** Position of the current (or last asked) question among the questions: persisted on the session row. */
+  lastQuestionIndex: number;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Events
+
+export type EngineEvent =
+  /** The session went live: play from item 0. */
+  | { type: 'start' }
+  /** The session was stopped. */
+  | { type: 'stop' }
+  /** The wake-up requested by the last `wakeAt` effect (early or late calls are harmless). */
+  | { type: 'timer' }
+  | { type: 'player_connected'; playerId: string; name: string }
+  | { type: 'player_disconnected'; playerId: string }
+  | { type: 'submit_answer'; connectionId: string; playerId: string; questionId: string; selectedIndex: number }
+  | { type: 'admin_next_question'; connectionId?: string }
+  | { type: 'admin_pause'; connectionId?: string }
+  | { type: 'admin_toggle_autorotate'; connectionId?: string; autoRotate: boolean };
+
+// ---------------------------------------------------------------------------------------------
+// Effects: plain data the runner carries out, in order.
+
+/** `audience` = players and displays: everyone who must not see an open question's answer. */
+export type BroadcastTarget = 'all' | 'audience' | 'players' | 'displays' | 'admins';
+
+/** What the runner stores so a restarted server can continue (see resume.ts). */
+export interface LiveSnapshot {
+  version: 1;
+  itemIndex: number;
+  /** The item's id, to notice a program that changed under a stored snapshot. */
+  itemId: string | null;
+  phase: Exclude<PhaseKind, 'waiting' | 'finished'>;
+  phaseStartedAtMs: number;
+  phaseEndsAtMs: number | null;
+  /** Asking number of the question in the question/reveal phase, else of the last one asked. */
+  asking: number;
+  autoRotate: boolean;
+  mediaItemCount: number | null;
+}
+
+export interface ScoreWrite {
+  playerId: string;
+  pointsTotal: number;
+  reachedAtMs: number;
+}
+
+export type Effect =
+  /** One message object for many sockets: serialize it once. */
+  | { kind: 'broadcast'; to: BroadcastTarget; message: ServerMessage }
+  /** To every socket of one player. */
+  | { kind: 'send'; playerId: string; message: ServerMessage }
+  /** To the one connection that caused an event (errors). */
+  | { kind: 'reply'; connectionId: string; message: ServerMessage }
+  | { kind: 'saveAnswer'; sessionId: string; playerId: string; asking: number; answer: AnswerRecord }
+  /** Absolute totals (idempotent), written when a question closes. */
+  | { kind: 'saveScores'; sessionId: string; scores: ScoreWrite[] }
+  /** live null: nothing to resume (the session stopped). */
+  | { kind: 'persist'; sessionId: string; live: LiveSnapshot | null; currentQuestionIndex: number }
+  /** Replace the pending wake-up; null cancels it. */
+  | { kind: 'wakeAt'; atMs: number | null };
+
+export interface ReduceResult {
+  state: EngineState;
+  effects: Effect[];
+}
