@@ -1,1 +1,97 @@
-export function PlayersTab() { return <p className="text-muted">Coming soon</p>; }
+import { useState } from 'react';
+import { Mail, Search, Trash2, User } from 'lucide-react';
+import { api } from '../../common/api';
+import { formatDate } from '../../common/format';
+import { Button } from '../../common/ui/Button';
+import { Card } from '../../common/ui/Card';
+import { Input } from '../../common/ui/Field';
+import { keys, usePlayers } from '../queries';
+import type { Player } from '../types';
+import { ConfirmDialog } from '../ui/Dialog';
+import { EmptyState, LoadError, LoadingText, TabHeader } from '../ui/TabHeader';
+import { useAdminMutation } from '../useAdminMutation';
+
+/** Case-insensitive substring of name or email (SPEC §2). */
+export function matchesPlayer(player: Player, search: string): boolean {
+  const needle = search.trim().toLowerCase();
+  return !needle || player.name.toLowerCase().includes(needle) || player.email.toLowerCase().includes(needle);
+}
+
+export function PlayersTab() {
+  const players = usePlayers();
+  const [search, setSearch] = useState('');
+  const [deleting, setDeleting] = useState<Player | null>(null);
+  const remove = useAdminMutation<string>({
+    mutationFn: (id) => api.delete(`/api/admin/players/${id}`),
+    invalidate: [keys.players],
+    success: 'Player deleted',
+    error: 'Failed to delete player',
+    onSuccess: () => setDeleting(null),
+  });
+  const all = players.data ?? [];
+  const shown = all.filter((p) => matchesPlayer(p, search));
+
+  return (
+    <section>
+      <TabHeader title="Player Management" subtitle="Everyone who has registered to play" />
+      <div className="relative mb-6 max-w-md">
+        <Search className="pointer-events-none absolute left-3 top-1/2 size-4 -translate-y-1/2 text-muted" aria-hidden />
+        <Input
+          type="search"
+          aria-label="Search players by name or email"
+          placeholder="Search by name or email..."
+          className="pl-9"
+          value={search}
+          onChange={(e) => setSearch(e.target.value)}
+        />
+      </div>
+      {players.isPending ? (
+        <LoadingText>Loading players...</LoadingText>
+      ) : players.isError ? (
+        <LoadError error={players.error} />
+      ) : all.length === 0 ? (
+        <EmptyState>No players registered yet</EmptyState>
+      ) : shown.length === 0 ? (
+        <EmptyState>No players found matching your search</EmptyState>
+      ) : (
+        <div className="grid gap-3 md:grid-cols-2 xl:grid-cols-3">
+          {shown.map((player) => (
+            <Card key={player.id} className="flex items-start gap-3 p-4" role="article" aria-label={`Player ${player.name}`} data-testid="player-card">
+              <span className="flex size-10 shrink-0 items-center justify-center rounded-full bg-primary/15">
+                <User className="size-5 text-primary" aria-hidden />
+              </span>
+              <div className="min-w-0 flex-1">
+                <p className="truncate font-semibold">{player.name}</p>
+                <p className="flex items-center gap-1 truncate text-sm text-muted">
+                  <Mail className="size-3.5 shrink-0" aria-hidden />
+                  {player.email}
+                </p>
+                <p className="text-xs text-muted">Joined {formatDate(player.createdAt)}</p>
+              </div>
+              <Button
+                size="icon"
+                variant="ghost"
+                className="text-red-300"
+                aria-label={`Delete player ${player.name}`}
+                onClick={() => setDeleting(player)}
+              >
+                <Trash2 aria-hidden />
+              </Button>
+            </Card>
+          ))}
+        </div>
+      )}
+      <ConfirmDialog
+        open={!!deleting}
+        onOpenChange={(o) => !o && setDeleting(null)}
+        title="Delete Player"
+        description={`Are you sure you want to delete player "${deleting?.name ?? ''}"? This will also delete all their answers and scores.`}
+        confirmLabel="Delete"
+        pendingLabel="Deleting..."
+        destructive
+        pending={remove.isPending}
+        onConfirm={() => deleting && remove.mutate(deleting.id)}
+      />
+    </section>
+  );
+}

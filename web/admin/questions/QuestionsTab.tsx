@@ -1,1 +1,121 @@
-export function QuestionsTab() { return <p className="text-muted">Coming soon</p>; }
+import { useState } from 'react';
+import { Plus } from 'lucide-react';
+import { api } from '../../common/api';
+import { Button } from '../../common/ui/Button';
+import { Label } from '../../common/ui/Field';
+import { keys, useQuestions, useSessions } from '../queries';
+import type { Question } from '../types';
+import { ConfirmDialog } from '../ui/Dialog';
+import { SimpleSelect } from '../ui/Select';
+import { EmptyState, LoadError, LoadingText, TabHeader } from '../ui/TabHeader';
+import { useAdminMutation } from '../useAdminMutation';
+import { AssignQuestionDialog } from './AssignQuestionDialog';
+import { QuestionCard } from './QuestionCard';
+import { QuestionFormDialog } from './QuestionFormDialog';
+
+const ALL = 'all';
+type OpenDialog = { kind: 'create' } | { kind: 'edit' | 'assign' | 'delete'; questionId: string } | null;
+
+/** The question bank (SPEC §2 "Questions tab"). */
+export function QuestionsTab() {
+  const [sessionFilter, setSessionFilter] = useState(ALL);
+  const [categoryFilter, setCategoryFilter] = useState(ALL);
+  const [dialog, setDialog] = useState<OpenDialog>(null);
+  const sessions = useSessions();
+  const questions = useQuestions(sessionFilter === ALL ? undefined : sessionFilter);
+
+  const loaded = questions.data ?? [];
+  const categories = [...new Set(loaded.flatMap((q) => q.categories))].sort();
+  const shown = categoryFilter === ALL ? loaded : loaded.filter((q) => q.categories.includes(categoryFilter));
+  const selected: Question | undefined =
+    dialog && dialog.kind !== 'create' ? loaded.find((q) => q.id === dialog.questionId) : undefined;
+  const close = () => setDialog(null);
+
+  // SPEC §8: deleting a question shows no error message on failure.
+  const remove = useAdminMutation<string>({
+    mutationFn: (id) => api.delete(`/api/admin/questions/${id}`),
+    invalidate: [keys.questions, ['/api/admin/sessions']],
+    success: 'Question deleted',
+    error: null,
+    onSuccess: close,
+  });
+
+  return (
+    <section>
+      <TabHeader
+        title="Question Bank"
+        subtitle="Create questions once and use them in any session"
+        action={
+          <Button onClick={() => setDialog({ kind: 'create' })}>
+            <Plus aria-hidden />
+            Add Question
+          </Button>
+        }
+      />
+      <div className="mb-6 grid gap-4 sm:grid-cols-2 lg:w-2/3">
+        <div className="grid gap-1.5">
+          <Label htmlFor="questions-session-filter">Filter by session</Label>
+          <SimpleSelect
+            id="questions-session-filter"
+            value={sessionFilter}
+            onValueChange={(v) => {
+              setSessionFilter(v);
+              setCategoryFilter(ALL);
+            }}
+            options={[
+              { value: ALL, label: 'All questions' },
+              ...(sessions.data ?? []).map((s) => ({ value: s.id, label: s.title })),
+            ]}
+          />
+        </div>
+        <div className="grid gap-1.5">
+          <Label htmlFor="questions-category-filter">Filter by category</Label>
+          <SimpleSelect
+            id="questions-category-filter"
+            value={categoryFilter}
+            onValueChange={setCategoryFilter}
+            options={[{ value: ALL, label: 'All categories' }, ...categories.map((c) => ({ value: c, label: c }))]}
+          />
+        </div>
+      </div>
+      {questions.isPending ? (
+        <LoadingText>Loading questions...</LoadingText>
+      ) : questions.isError ? (
+        <LoadError error={questions.error} />
+      ) : shown.length === 0 ? (
+        <EmptyState>No questions found. Create your first question to get started!</EmptyState>
+      ) : (
+        <div className="grid gap-4">
+          {shown.map((q, i) => (
+            <QuestionCard
+              key={q.id}
+              question={q}
+              number={i + 1}
+              onAssign={() => setDialog({ kind: 'assign', questionId: q.id })}
+              onEdit={() => setDialog({ kind: 'edit', questionId: q.id })}
+              onDelete={() => setDialog({ kind: 'delete', questionId: q.id })}
+            />
+          ))}
+        </div>
+      )}
+
+      <QuestionFormDialog
+        open={dialog?.kind === 'create' || (dialog?.kind === 'edit' && !!selected)}
+        question={dialog?.kind === 'edit' ? selected : undefined}
+        onOpenChange={(o) => !o && close()}
+      />
+      <AssignQuestionDialog open={dialog?.kind === 'assign' && !!selected} question={selected} onClose={close} />
+      <ConfirmDialog
+        open={dialog?.kind === 'delete' && !!selected}
+        onOpenChange={(o) => !o && close()}
+        title="Delete Question"
+        description={`Delete "${selected?.text ?? ''}"? It is also removed from every session that uses it.`}
+        confirmLabel="Delete"
+        pendingLabel="Deleting..."
+        destructive
+        pending={remove.isPending}
+        onConfirm={() => selected && remove.mutate(selected.id)}
+      />
+    </section>
+  );
+}
