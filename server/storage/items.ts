@@ -27,6 +27,20 @@ export interface QuestionLink {
 type Db = Kysely<Database> | Transaction<Database>;
 
 /**
+ * Serialises changes to one session's order. Without it two appends (or moves) at the same time on
+ * PostgreSQL read the same positions, and the unique order constraint fails the second with a 500.
+ * A no-op update of the session row takes its row lock until the transaction ends (on SQLite,
+ * the write lock, which serialises anyway).
+ */
+async function lockSessionOrder(trx: Transaction<Database>, sessionId: string): Promise<void> {
+  await trx
+    .updateTable('sessions')
+    .set((eb) => ({ title: eb.ref('title') }))
+    .where('id', '=', sessionId)
+    .execute();
+}
+
+/**
  * The ordered list of a session's items. Order positions are unique per session (a constraint),
  * so moves swap two positions through a temporary negative one inside a transaction.
  */
@@ -121,6 +135,7 @@ export class ItemRepository {
     orderIndex?: number,
   ): Promise<Selectable<SessionItemTable>> {
     return this.db.transaction().execute(async (trx) => {
+      await lockSessionOrder(trx, sessionId);
       let index = await this.nextOrderIndex(trx, sessionId);
       if (orderIndex !== undefined && orderIndex >= index) index = orderIndex;
       const row = { id: newId(), session_id: sessionId, order_index: index, ...item };
@@ -140,6 +155,7 @@ export class ItemRepository {
   /** Swaps an item with its neighbour; false when it is already first (up) or last (down). */
   async move(sessionId: string, itemId: string, direction: Direction): Promise<boolean> {
     return this.db.transaction().execute(async (trx) => {
+      await lockSessionOrder(trx, sessionId);
       const item = await trx
         .selectFrom('session_items')
         .select(['id', 'order_index'])
