@@ -7,8 +7,9 @@ import { HelpText, Input, Label } from '../../common/ui/Field';
 import { keys } from '../queries';
 import { AppDialog } from '../ui/Dialog';
 import { useAdminMutation } from '../useAdminMutation';
-import { UppyUploader, type UploadedFile } from './UppyUploader';
-import { MEDIA_MAX_BYTES, mediaPath } from './uploader';
+import { LazyUploader } from './LazyUploader';
+import type { UploadedFile } from './UppyUploader';
+import { MEDIA_MAX_BYTES, mediaPath } from './mediaPaths';
 
 export const DEFAULT_MEDIA_DURATION_SECONDS = 3;
 const MEDIA_TYPES = ['image/*', 'video/*'];
@@ -105,7 +106,7 @@ export function UploadMediaDialog({ open, onOpenChange }: Props) {
     >
       <form id="media-form" className="grid gap-5" onSubmit={submit}>
         <UploadSlot label="Display Media (required)" uploaded={display}>
-          <UppyUploader
+          <LazyUploader
             id="media-display"
             resetKey={formKey}
             maxFileSize={MEDIA_MAX_BYTES}
@@ -117,7 +118,7 @@ export function UploadMediaDialog({ open, onOpenChange }: Props) {
           />
         </UploadSlot>
         <UploadSlot label="Phone Media (optional)" help="A phone-optimised version, e.g. portrait or smaller." uploaded={phone}>
-          <UppyUploader
+          <LazyUploader
             id="media-phone"
             resetKey={formKey}
             maxFileSize={MEDIA_MAX_BYTES}

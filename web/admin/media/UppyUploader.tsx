@@ -3,7 +3,8 @@ import type Uppy from '@uppy/core';
 import Dashboard from '@uppy/react/dashboard';
 import '@uppy/core/css/style.min.css';
 import '@uppy/dashboard/css/style.min.css';
-import { createUploader, mediaKind, objectIdFromUploadUrl, type UploaderOptions } from './uploader';
+import { createUploader, type UploaderOptions } from './uploader';
+import { mediaKind, objectIdFromUploadUrl } from './mediaPaths';
 
 export interface UploadedFile {
   objectId: string;

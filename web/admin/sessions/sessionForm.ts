@@ -14,7 +14,7 @@ export const EMPTY_SESSION_FORM: SessionFormValues = {
   title: '',
   auditoriumId: '',
   startsAt: '',
-  autoRotate: false,
+  autoRotate: true,
   mediaItemsPerTransition: '1',
   returnMessage: '',
 };

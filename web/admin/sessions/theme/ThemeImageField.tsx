@@ -3,8 +3,8 @@ import { ImageIcon, Trash2, Upload } from 'lucide-react';
 import { toast } from '../../../common/toast';
 import { Button } from '../../../common/ui/Button';
 import { AppDialog } from '../../ui/Dialog';
-import { UppyUploader } from '../../media/UppyUploader';
-import { THEME_IMAGE_MAX_BYTES, mediaPath } from '../../media/uploader';
+import { LazyUploader } from '../../media/LazyUploader';
+import { THEME_IMAGE_MAX_BYTES, mediaPath } from '../../media/mediaPaths';
 
 interface Props {
   id: string;
@@ -50,7 +50,7 @@ export function ThemeImageField({ id, label, value, onChange }: Props) {
         title={`Upload ${label}`}
         description="One image, at most 10 MB. A PNG or SVG with a transparent background is recommended."
       >
-        <UppyUploader
+        <LazyUploader
           id={`theme-${id}`}
           resetKey={resetKey}
           maxFileSize={THEME_IMAGE_MAX_BYTES}
