@@ -1,0 +1,58 @@
+import type { Locator, Page } from 'playwright-core';
+import AxeBuilder from '@axe-core/playwright';
+
+/**
+ * Small waits and reads for browser tests, in the words a user would use: the toast that shows,
+ * the dialog that opens, the option picked from a list.
+ */
+export function toast(page: Page): Locator {
+  return page.getByTestId('toast');
+}
+
+/** Waits until the (single) visible toast contains `text`; returns its whole text. */
+export async function expectToast(page: Page, text: string): Promise<string> {
+  const locator = toast(page).filter({ hasText: text });
+  await locator.waitFor({ state: 'visible' });
+  return (await locator.innerText()).replace(/\s+/g, ' ').trim();
+}
+
+export function dialog(page: Page, name: string | RegExp): Locator {
+  return page.getByRole('dialog', { name });
+}
+
+export function alertDialog(page: Page, name: string | RegExp): Locator {
+  return page.getByRole('alertdialog', { name });
+}
+
+export async function waitGone(locator: Locator): Promise<void> {
+  await locator.waitFor({ state: 'hidden' });
+}
+
+/** Picks an option of a Radix select found by its label. */
+export async function pickOption(scope: Page | Locator, label: string, option: string): Promise<void> {
+  const page = 'page' in scope ? scope.page() : scope;
+  await scope.getByLabel(label, { exact: true }).click();
+  await page.getByRole('option', { name: option, exact: true }).click();
+}
+
+export async function openTab(page: Page, name: string): Promise<void> {
+  await page.getByRole('tab', { name }).click();
+  await page.getByRole('tabpanel', { name }).waitFor();
+}
+
+export function sessionCard(page: Page, title: string): Locator {
+  return page.getByRole('article', { name: `Session ${title}`, exact: true });
+}
+
+/** Texts of all matches, whitespace collapsed. */
+export async function texts(locator: Locator): Promise<string[]> {
+  return (await locator.allInnerTexts()).map((t) => t.replace(/\s+/g, ' ').trim());
+}
+
+/** axe violations a user would feel most: serious and critical only. */
+export async function seriousViolations(page: Page): Promise<string[]> {
+  const result = await new AxeBuilder({ page }).analyze();
+  return result.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}
