@@ -11,6 +11,7 @@
  */
 import type { EngineState, Effect, Phase } from './types.js';
 import { PMap } from './pmap.js';
+import { adoptPendingProgram } from './program.js';
 import { applyAnswers, buildLeaderboard } from './scoring.js';
 import {
   REVEAL_MS,
@@ -68,8 +69,16 @@ export function enterItem(state: EngineState, index: number, nowMs: number, out:
   return next;
 }
 
+/** Starts the item after `itemIndex`: the item boundary, where an edited program takes over. */
+export function enterNextItem(state: EngineState, itemIndex: number, nowMs: number, out: Out): EngineState {
+  const adopted = adoptPendingProgram(state, itemIndex);
+  return enterItem(adopted.state, adopted.itemIndex + 1, nowMs, out);
+}
+
+/** Holding is an item boundary too: an edited program takes over before the hold is shown. */
 export function enterHold(state: EngineState, itemIndex: number, nowMs: number, out: Out): EngineState {
-  const next: EngineState = { ...state, phase: { kind: 'hold', itemIndex, startedAtMs: nowMs } };
+  const adopted = adoptPendingProgram(state, itemIndex);
+  const next: EngineState = { ...adopted.state, phase: { kind: 'hold', itemIndex: adopted.itemIndex, startedAtMs: nowMs } };
   broadcastState(next, nowMs, out);
   return next;
 }
@@ -151,7 +160,7 @@ export function endPhase(state: EngineState, nowMs: number, out: Out): EngineSta
     case 'slide':
     case 'media':
       return state.autoRotate
-        ? enterItem(state, phase.itemIndex + 1, nowMs, out)
+        ? enterNextItem(state, phase.itemIndex, nowMs, out)
         : enterHold(state, phase.itemIndex, nowMs, out);
     default:
       return state;
@@ -164,7 +173,7 @@ export function skipToNextItem(state: EngineState, nowMs: number, out: Out): Eng
   if (current.phase.kind === 'question') current = closeQuestion(current, nowMs, out);
   const { phase } = current;
   const itemIndex = 'itemIndex' in phase ? phase.itemIndex : -1;
-  return enterItem(current, itemIndex + 1, nowMs, out);
+  return enterNextItem(current, itemIndex, nowMs, out);
 }
 
 /** When the runner should call back with a `timer` event; null when nothing is timed. */

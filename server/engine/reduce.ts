@@ -9,7 +9,8 @@
 import { ERROR_CODES, type ErrorCode, errorMessage } from '../../protocol/index.js';
 import type { EngineEvent, EngineState, Effect, ReduceResult } from './types.js';
 import { playerConnected, playerDisconnected, submitAnswer } from './answers.js';
-import { type Out, enterItem, nextWakeAt, runDueTimers, skipToNextItem } from './phases.js';
+import { type Out, broadcastState, enterItem, enterNextItem, nextWakeAt, runDueTimers, skipToNextItem } from './phases.js';
+import { remapItemIndex } from './program.js';
 import { sameSnapshot, toLiveSnapshot } from './snapshot.js';
 import { adminView, audienceView } from './views.js';
 
@@ -48,7 +49,28 @@ function handle(state: EngineState, event: EngineEvent, nowMs: number, out: Out)
     case 'admin_toggle_autorotate':
       if (!requireLive(state, event.connectionId, out)) return state;
       return setAutoRotate(state, event.autoRotate, nowMs, out);
+    case 'program_changed':
+      return programChanged(state, event.program, nowMs, out);
   }
+}
+
+/**
+ * An edited program applies at once where nothing is playing (before the start, after the end,
+ * during a hold) and otherwise waits for the next item boundary (see program.ts).
+ */
+function programChanged(state: EngineState, program: EngineState['program'], nowMs: number, out: Out): EngineState {
+  const { phase } = state;
+  if (phase.kind === 'finished') return { ...state, program, pendingProgram: null };
+  if (phase.kind === 'waiting' || phase.kind === 'hold') {
+    const next: EngineState =
+      phase.kind === 'hold'
+        ? { ...state, program, pendingProgram: null, phase: { ...phase, itemIndex: remapItemIndex(state.program, program, phase.itemIndex) } }
+        : { ...state, program, pendingProgram: null };
+    // Screens waiting or holding rotate the session's media: they need the new list and counts.
+    broadcastState(next, nowMs, out);
+    return next;
+  }
+  return { ...state, pendingProgram: program };
 }
 
 function stop(state: EngineState, nowMs: number, out: Out): EngineState {
@@ -67,7 +89,7 @@ function setAutoRotate(state: EngineState, autoRotate: boolean, nowMs: number, o
   const next: EngineState = { ...state, autoRotate };
   if (autoRotate && next.phase.kind === 'hold') {
     const { itemIndex } = next.phase;
-    return next.program.items.length > 0 ? enterItem(next, itemIndex + 1, nowMs, out) : next;
+    return next.program.items.length > 0 ? enterNextItem(next, itemIndex, nowMs, out) : next;
   }
   // Admins' Pause/Resume label follows the flag; players and displays see no change.
   out.push({ kind: 'broadcast', to: 'admins', message: adminView(next, nowMs) });

@@ -50,6 +50,7 @@ export function createEngineState(input: CreateEngineInput): EngineState {
     names: PMap.from(input.scores.map((s) => [s.playerId, s.name])),
     leaderboard: buildLeaderboard(scores),
     lastQuestionIndex: 0,
+    pendingProgram: null,
   };
 }
 
@@ -87,7 +88,8 @@ export interface ResumeInput {
  * `player_connected`), so a resumed question cannot end early before players are back.
  */
 export function resumeEngine(input: ResumeInput, nowMs: number): ReduceResult {
-  const { program, live } = input;
+  const { program } = input;
+  const live = input.live && relocate(program, input.live);
   const fresh = createEngineState({ program, status: 'draft', autoRotate: live?.autoRotate ?? input.autoRotate, scores: input.scores });
   if (!live) return reduce(fresh, { type: 'start' }, nowMs);
 
@@ -157,6 +159,16 @@ function rebuildPhase(state: EngineState, live: LiveSnapshot, answers: StoredAns
         mediaItemCount: live.mediaItemCount ?? program.mediaItemsPerTransition,
       };
   }
+}
+
+/**
+ * Finds the snapshot's item in the stored program by id: a program edited while the game ran
+ * takes effect at the next item boundary, so the running item may sit elsewhere in storage.
+ */
+function relocate(program: Program, live: LiveSnapshot): LiveSnapshot {
+  if (live.itemId === null || program.items[live.itemIndex]?.id === live.itemId) return live;
+  const moved = program.items.findIndex((item) => item.id === live.itemId);
+  return moved >= 0 ? { ...live, itemIndex: moved } : live;
 }
 
 function lastQuestionAtOrBefore(program: Program, itemIndex: number): number {

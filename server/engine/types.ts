@@ -95,6 +95,11 @@ export interface EngineState {
   leaderboard: LeaderboardEntry[];
   /** Position of the current (or last asked) question among the questions: persisted on the session row. */
   lastQuestionIndex: number;
+  /**
+   * A program edited while an item runs: it takes over at the next item boundary, so the item on
+   * screen (an open question in particular) never changes under the players. See program.ts.
+   */
+  pendingProgram: Program | null;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -112,7 +117,9 @@ export type EngineEvent =
   | { type: 'submit_answer'; connectionId: string; playerId: string; questionId: string; selectedIndex: number }
   | { type: 'admin_next_question'; connectionId?: string }
   | { type: 'admin_pause'; connectionId?: string }
-  | { type: 'admin_toggle_autorotate'; connectionId?: string; autoRotate: boolean };
+  | { type: 'admin_toggle_autorotate'; connectionId?: string; autoRotate: boolean }
+  /** The session's items, questions or media were edited (reloaded by the runner). */
+  | { type: 'program_changed'; program: Program };
 
 // ---------------------------------------------------------------------------------------------
 // Effects: plain data the runner carries out, in order.
