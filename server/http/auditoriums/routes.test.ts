@@ -34,6 +34,7 @@ describe.each(DIALECTS)('auditoriums on %s', (dialect) => {
     ['no name', {}],
     ['a name of the wrong type', { name: 7 }],
     ['a name of 201 characters', { name: 'x'.repeat(201) }],
+    ['a NUL character in the name', { name: 'Screen\u00001' }],
   ];
   it.each(invalid)('refuses %s (400, nothing stored)', async (_name, body) => {
     const before = (await list()).length;

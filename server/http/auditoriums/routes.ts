@@ -2,7 +2,15 @@ import { z } from 'zod';
 import type { RouteModule } from '../context.js';
 
 const tags = ['auditoriums'];
-const createBody = z.object({ name: z.string().trim().min(1, 'Auditorium name is required').max(200) });
+// A NUL in the name would fail in PostgreSQL (500); refused as bad input instead.
+const createBody = z.object({
+  name: z
+    .string()
+    .trim()
+    .min(1, 'Auditorium name is required')
+    .max(200)
+    .refine((v) => !v.includes('\0'), 'must not contain NUL characters'),
+});
 
 export const auditoriumRoutes: RouteModule = (app, { store }) => {
   app.get('/api/admin/auditoriums', { schema: { tags } }, async () => store.auditoriums.list());

@@ -328,9 +328,10 @@ describe.each(DIALECTS)('session items on %s', (dialect) => {
       expect(res.status, url).toBe(400);
       expect(res.body).toEqual({ message: 'Malformed JSON body' });
     }
-    for (const body of [{}, { questionId: 5 }, { questionId: '' }, { questionId: UNKNOWN, orderIndex: -1 }, { questionId: UNKNOWN, orderIndex: 1.5 }]) {
+    for (const body of [{}, { questionId: 5 }, { questionId: '' }, { questionId: UNKNOWN, orderIndex: -1 }, { questionId: UNKNOWN, orderIndex: 1.5 }, { questionId: 'a\u0000b' }]) {
       expect((await api.post(`/api/admin/sessions/${sessionId}/questions`, body)).status).toBe(400);
     }
+    expect((await api.delete(`/api/admin/sessions/${sessionId}/items/a%00b`)).status).toBe(400);
     expect(await items(sessionId)).toEqual([]);
   });
 });

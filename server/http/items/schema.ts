@@ -1,6 +1,10 @@
 import { z } from 'zod';
 
-const id = z.string().min(1).max(100);
+// PostgreSQL text cannot hold NUL (U+0000): such a value would fail in the database with a 500,
+// so it is refused here as bad input (SQLite would store it silently).
+const noNul = (v: string) => !v.includes('\0');
+const NUL_MESSAGE = 'must not contain NUL characters';
+const id = z.string().min(1).max(100).refine(noNul, NUL_MESSAGE);
 export const sessionParam = z.object({ id });
 export const questionParam = z.object({ id, questionId: id });
 export const itemParam = z.object({ id, itemId: id });

@@ -85,6 +85,9 @@ describe.each(DIALECTS)('player registration and admin on %s', (dialect) => {
     ['a blank name', { name: '   ' }],
     ['no name', { name: undefined }],
     ['a name of the wrong type', { name: 42 }],
+    ['a NUL character in the name', { name: 'Ada\u0000' }],
+    ['a NUL character in the email', { email: 'ada\u0000@example.com' }],
+    ['a NUL character in the session id', { sessionId: 'a\u0000b' }],
     ['a bad email', { email: 'not-an-email' }],
     ['an email without a domain', { email: 'ada@' }],
     ['a blank email', { email: '  ' }],
@@ -151,6 +154,7 @@ describe.each(DIALECTS)('player registration and admin on %s', (dialect) => {
     expect((await api.get('/api/admin/players')).body.map((p: { id: string }) => p.id)).not.toContain(doomed.id);
     expect(await store().scores.listScores(sessionId)).toEqual([expect.objectContaining({ playerId: kept.id, pointsTotal: 20 })]);
 
+    expect((await api.delete('/api/admin/players/a%00b')).status).toBe(400);
     const again = await api.delete(`/api/admin/players/${doomed.id}`);
     expect(again.status).toBe(404);
     expect(again.body).toEqual({ message: 'Player not found' });

@@ -3,7 +3,8 @@ import type { RouteModule } from '../context.js';
 import { AppError } from '../errors.js';
 
 const tags = ['players'];
-const idParam = z.object({ id: z.string().min(1).max(100) });
+// A NUL in the id would fail in PostgreSQL (500); refused as bad input instead.
+const idParam = z.object({ id: z.string().min(1).max(100).refine((v) => !v.includes('\0'), 'must not contain NUL characters') });
 
 export const playerAdminRoutes: RouteModule = (app, { store }) => {
   app.get('/api/admin/players', { schema: { tags } }, async () => store.players.list());

@@ -72,6 +72,7 @@ describe.each(DIALECTS)('public calls on %s', (dialect) => {
     });
     expect(check.body.valid).toBe(true);
     expect((await visitor.get(`/api/sessions/${UNKNOWN}/join-url`)).status).toBe(404);
+    for (const url of ['/api/sessions/a%00b', '/api/sessions/a%00b/join-url']) expect((await visitor.get(url)).status).toBe(400);
   });
 
   it('lets players register without a link when REQUIRE_SIGNED_JOIN is off', async () => {

@@ -6,7 +6,12 @@ import type { RouteModule } from '../context.js';
 import { AppError } from '../errors.js';
 
 const tags = ['public'];
-const sessionParam = z.object({ id: z.string().min(1).max(100) });
+// PostgreSQL text cannot hold NUL (U+0000): such a value would fail in the database with a 500,
+// so it is refused here as bad input (SQLite would store it silently).
+const noNul = (v: string) => !v.includes('\0');
+const NUL_MESSAGE = 'must not contain NUL characters';
+const id = z.string().min(1).max(100).refine(noNul, NUL_MESSAGE);
+const sessionParam = z.object({ id });
 // Link parameters come from a URL, so a numeric string is as good as a number.
 const timestamp = z.union([z.number(), z.string().max(20)]).optional().nullable();
 const signature = z.string().max(200).optional().nullable();
@@ -14,9 +19,9 @@ const signature = z.string().max(200).optional().nullable();
 const accessBody = z.object({ timestamp, signature });
 
 const registerBody = z.object({
-  name: z.string().trim().min(1, 'Name is required').max(50, 'Name must be at most 50 characters'),
+  name: z.string().trim().min(1, 'Name is required').max(50, 'Name must be at most 50 characters').refine(noNul, NUL_MESSAGE),
   email: z.string().trim().min(1, 'Email is required').max(254).pipe(z.email('Please enter a valid email address')),
-  sessionId: z.string().min(1).max(100),
+  sessionId: id,
   timestamp,
   signature,
 });

@@ -97,6 +97,8 @@ describe.each(DIALECTS)('question bank on %s', (dialect) => {
     ['a 4-second time limit', { timeLimitSeconds: 4 }],
     ['categories that are not a list', { categories: 'Films' }],
     ['an unknown media id', { mediaId: UNKNOWN }],
+    ['a NUL character in the text', { text: 'Who\u0000?' }],
+    ['a NUL character in the media id', { mediaId: 'a\u0000b' }],
   ];
 
   it.each(invalid)('refuses a create with %s (400, nothing stored)', async (_name, patch) => {
@@ -164,6 +166,7 @@ describe.each(DIALECTS)('question bank on %s', (dialect) => {
     expect(res.status).toBe(200);
     expect(res.body).toEqual([b, a]);
     expect((await api.get(`/api/admin/questions?sessionId=${UNKNOWN}`)).status).toBe(404);
+    expect((await api.get('/api/admin/questions?sessionId=a%00b')).status).toBe(400);
     // Without the filter, every question of the bank in creation order.
     const ids = (await all()).map((q) => q.id);
     expect(ids.indexOf(a.id)).toBeLessThan(ids.indexOf(b.id));

@@ -120,6 +120,9 @@ describe.each(DIALECTS)('session CRUD on %s', (dialect) => {
     ['empty title', { title: '' }],
     ['whitespace title', { title: '   ' }],
     ['title of the wrong type', { title: 42 }],
+    ['a NUL character in the title', { title: 'Quiz\u0000night' }],
+    ['a NUL character in the return message', { returnMessage: 'Back\u0000' }],
+    ['a NUL character in the auditorium id', { auditoriumId: 'a\u0000b' }],
     ['0 media items', { mediaItemsPerTransition: 0 }],
     ['11 media items', { mediaItemsPerTransition: 11 }],
     ['1.5 media items', { mediaItemsPerTransition: 1.5 }],
@@ -256,6 +259,8 @@ describe.each(DIALECTS)('session CRUD on %s', (dialect) => {
       ['POST', `/api/admin/sessions/${unknown}/duplicate`],
     ];
     const before = await count();
+    // An id PostgreSQL could not even compare (NUL) is bad input, not a server error.
+    expect((await api.get('/api/admin/sessions/a%00b')).status).toBe(400);
     for (const [method, url, body] of calls) {
       const res = await api.request(method as 'GET', url, body);
       expect(res.status, `${method} ${url}`).toBe(404);

@@ -1,6 +1,11 @@
 import { z } from 'zod';
 
-export const idParam = z.object({ id: z.string().min(1).max(100) });
+// PostgreSQL text cannot hold NUL (U+0000): such a value would fail in the database with a 500,
+// so it is refused here as bad input (SQLite would store it silently).
+const noNul = (v: string) => !v.includes('\0');
+const NUL_MESSAGE = 'must not contain NUL characters';
+
+export const idParam = z.object({ id: z.string().min(1).max(100).refine(noNul, NUL_MESSAGE) });
 
 const hexOrCssColour = z
   .string()
@@ -51,6 +56,7 @@ const optionalText = (max: number) =>
   z
     .string()
     .max(max)
+    .refine(noNul, NUL_MESSAGE)
     .nullable()
     .optional()
     .transform((v) => (v === undefined ? undefined : v === null || v.trim() === '' ? null : v.trim()));
@@ -71,11 +77,12 @@ const startsAt = z
 const auditoriumId = z
   .string()
   .max(100)
+  .refine(noNul, NUL_MESSAGE)
   .nullable()
   .optional()
   .transform((v) => (v === undefined ? undefined : v === null || v === '' ? null : v));
 
-const title = z.string().trim().min(1, 'Title is required').max(200);
+const title = z.string().trim().min(1, 'Title is required').max(200).refine(noNul, NUL_MESSAGE);
 const mediaItemsPerTransition = z.number().int('must be a whole number').min(1).max(10);
 
 export const createSessionBody = z.object({
