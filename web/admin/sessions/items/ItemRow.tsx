@@ -127,6 +127,7 @@ function MediaBlockBody({ item, position, onSave }: { item: SessionItem; positio
           setEditing(false);
         }}
       >
+        <Badge tone="warning">Media Block</Badge>
         <label htmlFor={inputId} className="text-sm">
           Media items
         </label>

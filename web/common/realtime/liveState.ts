@@ -1,0 +1,96 @@
+import type {
+  GamePhase,
+  LeaderboardEntry,
+  MediaView,
+  QuestionView,
+  ServerMessage,
+  SessionStatus,
+  SlideView,
+} from '../../../protocol/index';
+
+/**
+ * What a display or a phone knows about the live game (SPEC §3 "Live socket state", §4
+ * "Display screen"), folded from server messages by a pure reducer. `session_state` replaces
+ * everything; the smaller messages patch it. The player screen layers its own answer state on top.
+ */
+export interface LiveState {
+  /** false until the first session_state: screens show their loading text. */
+  ready: boolean;
+  status: SessionStatus | null;
+  phase: GamePhase | null;
+  question: QuestionView | null;
+  /**
+   * Counts the askings seen on this screen. The same question can be asked again in the next
+   * loop, so a new asking is recognised by the phase moving into 'question', not by the id.
+   */
+  asking: number;
+  /** Known after the question closes (question_end or a reveal state); null while it is open. */
+  correctIndex: number | null;
+  slide: SlideView | null;
+  leaderboard: LeaderboardEntry[];
+  media: MediaView[];
+  mediaItemCount: number | null;
+  /** End of the running timed phase on the server's clock (epoch ms). */
+  endsAt: number | null;
+  timeRemaining: number | null;
+}
+
+export const INITIAL_LIVE_STATE: LiveState = {
+  ready: false,
+  status: null,
+  phase: null,
+  question: null,
+  asking: 0,
+  correctIndex: null,
+  slide: null,
+  leaderboard: [],
+  media: [],
+  mediaItemCount: null,
+  endsAt: null,
+  timeRemaining: null,
+};
+
+/** True when this session_state starts a new asking compared with what the screen showed. */
+export function startsNewAsking(previous: LiveState, phase: GamePhase, question: QuestionView | null): boolean {
+  if (phase !== 'question' || !question) return false;
+  return previous.phase !== 'question' || previous.question?.id !== question.id;
+}
+
+export function reduceLive(state: LiveState, message: ServerMessage): LiveState {
+  switch (message.type) {
+    case 'session_state': {
+      const newAsking = startsNewAsking(state, message.phase, message.question);
+      return {
+        ready: true,
+        status: message.status,
+        phase: message.phase,
+        question: message.question,
+        asking: newAsking ? state.asking + 1 : state.asking,
+        correctIndex: message.reveal && message.question?.id === message.reveal.questionId ? message.reveal.correctIndex : null,
+        slide: message.slide,
+        leaderboard: message.leaderboard,
+        media: message.media,
+        mediaItemCount: message.mediaItemCount,
+        endsAt: message.endsAt,
+        timeRemaining: message.timeRemaining,
+      };
+    }
+    case 'timer_tick':
+      if (state.phase !== 'question' || state.question?.id !== message.questionId) return state;
+      return { ...state, endsAt: message.endsAt ?? state.endsAt, timeRemaining: message.timeRemaining };
+    case 'question_end':
+      if (state.question?.id !== message.questionId) return state;
+      // The reveal's own session_state follows; until then the question is over and shows its answer.
+      return { ...state, phase: 'reveal', correctIndex: message.correctIndex, endsAt: null, timeRemaining: 0 };
+    case 'leaderboard_update':
+      return { ...state, leaderboard: message.leaderboard };
+    default:
+      return state;
+  }
+}
+
+/** The server time a message carries, for the clock-offset estimate. */
+export function serverTimeOf(message: ServerMessage): number | null {
+  if (message.type === 'session_state' || message.type === 'timer_tick') return message.serverTime;
+  return null;
+}

@@ -1,0 +1,187 @@
+import { describe, expect, it } from 'vitest';
+import type { AudienceSessionState, MediaView, QuestionView } from '../../../protocol/index';
+import { INITIAL_LIVE_STATE, reduceLive, type LiveState } from './liveState';
+import { mediaDurationMs, phoneSource, rotationItems, rotationKey } from './mediaRotation';
+import { ServerClock, secondsUntil } from './serverClock';
+import { PERMANENT_CLOSE_CODES, RECONNECT_MAX_DELAY_MS, RECONNECT_MIN_DELAY_MS, reconnectDelayMs, sessionSocketUrl } from './timings';
+import { formatCountdown } from './useCountdown';
+
+describe('reconnect timings (SPEC §9)', () => {
+  it('grows from 1000 ms to at most 5000 ms, jitter taking off at most half', () => {
+    const noJitter = () => 0;
+    expect([0, 1, 2, 3, 10].map((a) => reconnectDelayMs(a, noJitter))).toEqual([1000, 2000, 4000, 5000, 5000]);
+    const fullJitter = () => 1;
+    expect([0, 1, 2, 3].map((a) => reconnectDelayMs(a, fullJitter))).toEqual([1000, 1000, 2000, 2500]);
+  });
+
+  it('always stays within 1000–5000 ms', () => {
+    for (let attempt = 0; attempt < 30; attempt++) {
+      const delay = reconnectDelayMs(attempt);
+      expect(delay).toBeGreaterThanOrEqual(RECONNECT_MIN_DELAY_MS);
+      expect(delay).toBeLessThanOrEqual(RECONNECT_MAX_DELAY_MS);
+    }
+  });
+
+  it('gives up only on refusals that a retry cannot fix', () => {
+    expect([...PERMANENT_CLOSE_CODES].sort()).toEqual([4400, 4401, 4404, 4410]);
+    expect(PERMANENT_CLOSE_CODES.has(1006)).toBe(false);
+    expect(PERMANENT_CLOSE_CODES.has(1001)).toBe(false);
+  });
+
+  it('builds the socket address on the page origin', () => {
+    expect(sessionSocketUrl({ sessionId: 's 1', type: 'display' }, { protocol: 'https:', host: 'cinema.example' })).toBe(
+      'wss://cinema.example/ws?sessionId=s+1&type=display',
+    );
+    expect(sessionSocketUrl({ sessionId: 'a', type: 'player', playerId: 'p', playerToken: 't' }, { protocol: 'http:', host: 'h:3000' })).toBe(
+      'ws://h:3000/ws?sessionId=a&type=player&playerId=p&playerToken=t',
+    );
+  });
+});
+
+describe('server clock', () => {
+  it('takes the least-delayed sample as the offset', () => {
+    let local = 1_000_000;
+    const clock = new ServerClock(() => local);
+    expect(clock.now()).toBe(local);
+    clock.observe(local + 5_000 - 120); // 120 ms in transit
+    clock.observe(local + 5_000 - 20); // 20 ms in transit: closest to the truth
+    clock.observe(local + 5_000 - 300);
+    expect(clock.offsetMs()).toBe(4_980);
+    local += 1_000;
+    expect(clock.now()).toBe(1_001_000 + 4_980);
+  });
+
+  it('forgets old samples so a clock adjustment is followed', () => {
+    let local = 0;
+    const clock = new ServerClock(() => local);
+    clock.observe(10_000);
+    for (let i = 0; i < 8; i++) {
+      local += 1000;
+      clock.observe(local + 2_000);
+    }
+    expect(clock.offsetMs()).toBe(2_000);
+  });
+
+  it('rounds remaining time up, like the server ticks, and never below zero', () => {
+    expect(secondsUntil(10_000, 0)).toBe(10);
+    expect(secondsUntil(10_000, 1)).toBe(10);
+    expect(secondsUntil(10_000, 999)).toBe(10);
+    expect(secondsUntil(10_000, 1_000)).toBe(9);
+    expect(secondsUntil(10_000, 12_000)).toBe(0);
+    expect(formatCountdown(8)).toBe('0:08');
+    expect(formatCountdown(75)).toBe('1:15');
+  });
+});
+
+const question = (id: string): QuestionView => ({
+  id,
+  text: `Question ${id}`,
+  choices: ['A', 'B', 'C', 'D'],
+  points: 10,
+  timeLimitSeconds: 5,
+  categories: [],
+  media: null,
+});
+
+function state(overrides: Partial<AudienceSessionState>): AudienceSessionState {
+  return {
+    type: 'session_state',
+    view: 'audience',
+    sessionId: 's',
+    status: 'live',
+    phase: 'question',
+    serverTime: 1000,
+    endsAt: 6000,
+    timeRemaining: 5,
+    slide: null,
+    reveal: null,
+    leaderboard: [],
+    media: [],
+    mediaItemCount: null,
+    question: question('q1'),
+    ...overrides,
+  };
+}
+
+const fold = (...messages: Parameters<typeof reduceLive>[1][]): LiveState => messages.reduce(reduceLive, INITIAL_LIVE_STATE);
+
+describe('live state (SPEC §4 Display screen)', () => {
+  it('shows a question with its timer and no answer', () => {
+    const s = fold(state({}));
+    expect(s.ready).toBe(true);
+    expect(s.question?.id).toBe('q1');
+    expect(s.correctIndex).toBeNull();
+    expect(s.endsAt).toBe(6000);
+    expect(s.asking).toBe(1);
+  });
+
+  it('marks the end and the correct choice on question_end, and follows ticks', () => {
+    let s = fold(state({}), { type: 'timer_tick', questionId: 'q1', timeRemaining: 3, serverTime: 3000, endsAt: 6100 });
+    expect(s.timeRemaining).toBe(3);
+    expect(s.endsAt).toBe(6100);
+    s = reduceLive(s, { type: 'timer_tick', questionId: 'other', timeRemaining: 1, serverTime: 3000, endsAt: 1 });
+    expect(s.endsAt).toBe(6100);
+    s = reduceLive(s, { type: 'question_end', questionId: 'q1', correctIndex: 2 });
+    expect(s.phase).toBe('reveal');
+    expect(s.correctIndex).toBe(2);
+    expect(s.question?.id).toBe('q1');
+  });
+
+  it('a reveal state (late joiner) carries the correct choice', () => {
+    const s = fold(state({ phase: 'reveal', reveal: { questionId: 'q1', correctIndex: 3 } }));
+    expect(s.correctIndex).toBe(3);
+  });
+
+  it('a slide clears the question; a state with neither carries the media count', () => {
+    let s = fold(state({}), state({ phase: 'slide', question: null, slide: { itemId: 'i', slideType: 'intro', slideData: {} } }));
+    expect(s.question).toBeNull();
+    expect(s.slide?.slideType).toBe('intro');
+    s = reduceLive(s, state({ phase: 'between', question: null, mediaItemCount: 2, endsAt: null }));
+    expect(s.slide).toBeNull();
+    expect(s.mediaItemCount).toBe(2);
+  });
+
+  it('counts a new asking of the same question in the next loop, not a repeated state', () => {
+    let s = fold(state({}), state({}));
+    expect(s.asking).toBe(1);
+    s = reduceLive(s, state({ phase: 'reveal', reveal: { questionId: 'q1', correctIndex: 0 } }));
+    s = reduceLive(s, state({}));
+    expect(s.asking).toBe(2);
+    expect(s.correctIndex).toBeNull();
+  });
+
+  it('refreshes the leaderboard when one is sent', () => {
+    const leaderboard = [{ player: { id: 'p', name: 'Ana' }, score: { pointsTotal: 9 } }];
+    expect(fold(state({}), { type: 'leaderboard_update', leaderboard }).leaderboard).toEqual(leaderboard);
+  });
+});
+
+const media = (id: string, duration: number, phone: string | null = null): MediaView => ({
+  id,
+  filePath: `/media/${id}`,
+  phoneFilePath: phone,
+  fileType: 'image',
+  duration,
+  promotionalLink: null,
+});
+
+describe('interstitial media (SPEC §4)', () => {
+  it('rotates through the lesser of the list size and the count', () => {
+    const list = [media('a', 2), media('b', 3), media('c', 4)];
+    expect(rotationItems(list, 2).map((m) => m.id)).toEqual(['a', 'b']);
+    expect(rotationItems(list, 10).map((m) => m.id)).toEqual(['a', 'b', 'c']);
+    expect(rotationItems(list, null)).toEqual([]);
+    expect(rotationItems([], 3)).toEqual([]);
+  });
+
+  it('gives each item its own duration, 3 s when missing', () => {
+    expect(mediaDurationMs(media('a', 7))).toBe(7000);
+    expect(mediaDurationMs(media('a', 0))).toBe(3000);
+  });
+
+  it('prefers the phone file on the phone; a changed list restarts the rotation', () => {
+    expect(phoneSource(media('a', 1, '/media/small'))).toBe('/media/small');
+    expect(phoneSource(media('a', 1))).toBe('/media/a');
+    expect(rotationKey([media('a', 1)])).not.toBe(rotationKey([media('a', 1), media('b', 1)]));
+  });
+});

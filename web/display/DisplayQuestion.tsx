@@ -1,0 +1,63 @@
+import { Check } from 'lucide-react';
+import type { QuestionView } from '../../protocol/index';
+import type { ResolvedTheme } from '../common/theme';
+import { MediaFrame } from '../common/realtime/MediaFrame';
+import { questionTextStyle } from './displayTheme';
+
+export const choiceLetter = (index: number) => String.fromCharCode(65 + index);
+
+interface Props {
+  theme: ResolvedTheme;
+  question: QuestionView;
+  /** Set once the question has ended: that choice turns the success colour, the rest dim. */
+  correctIndex: number | null;
+}
+
+/** The question in large text, its optional media, and the four lettered choices in two columns. */
+export function DisplayQuestion({ theme, question, correctIndex }: Props) {
+  const revealed = correctIndex !== null;
+  return (
+    <section className="flex h-full w-full max-w-[90rem] flex-col items-center justify-center gap-6" aria-label="Question" data-testid="display-question">
+      <h2 className="mq-heading text-center leading-tight text-balance" style={questionTextStyle(theme)}>
+        {question.text}
+      </h2>
+      {question.media && (
+        <div className="flex min-h-0 shrink justify-center">
+          <MediaFrame media={question.media} className="max-h-[28vh] max-w-full rounded-2xl object-contain shadow-2xl" />
+        </div>
+      )}
+      <ol className="grid w-full shrink-0 grid-cols-2 gap-5" aria-label="Choices">
+        {question.choices.map((choice, index) => {
+          const correct = revealed && index === correctIndex;
+          return (
+            <li
+              key={index}
+              data-testid="display-choice"
+              data-correct={correct || undefined}
+              data-dimmed={(revealed && !correct) || undefined}
+              className="mq-panel flex min-h-24 items-center gap-5 rounded-2xl px-6 py-4 transition-all duration-500"
+              style={{
+                border: `0.2rem solid ${correct ? 'var(--mq-success)' : 'var(--mq-primary)'}`,
+                backgroundColor: correct ? 'var(--mq-success)' : undefined,
+                opacity: revealed && !correct ? 0.3 : 1,
+                transform: correct ? 'scale(1.03)' : undefined,
+              }}
+            >
+              <span
+                className="mq-heading flex size-16 shrink-0 items-center justify-center rounded-full text-4xl font-bold"
+                style={{ backgroundColor: correct ? 'rgb(0 0 0 / 0.25)' : 'var(--mq-primary)' }}
+                aria-hidden
+              >
+                {correct ? <Check className="size-10" strokeWidth={3} /> : choiceLetter(index)}
+              </span>
+              <span className="text-4xl leading-snug font-semibold">
+                <span className="sr-only">{choiceLetter(index)}: </span>
+                {choice}
+              </span>
+            </li>
+          );
+        })}
+      </ol>
+    </section>
+  );
+}
