@@ -1,0 +1,250 @@
+/**
+ * The baseline: the fastest this runtime does the bench's message pattern. Plain `node:http` and
+ * `ws`, everything in memory, no validation, no database, every broadcast serialized once into one
+ * Buffer and sent as is to each socket. It speaks just enough of Marquee's REST API and protocol
+ * for the same generator to drive it: login, questions, sessions, slides, start, register; on the
+ * socket `session_state`, `timer_tick`, `answer_accepted`, `answer_result`, `question_end`,
+ * `leaderboard_update`, with the early end once every connected player has answered.
+ */
+import http from 'node:http';
+import { randomUUID } from 'node:crypto';
+import { WebSocketServer, type WebSocket } from 'ws';
+import type { LeaderboardEntry, QuestionView } from '../protocol/views.js';
+import { installProbe } from './probe.js';
+
+interface Question extends QuestionView {
+  correctIndex: number;
+}
+
+interface Answer {
+  selectedIndex: number;
+  atMs: number;
+}
+
+interface Room {
+  id: string;
+  questions: Question[];
+  /** Index into `questions` of the question on screen (open or revealed); -1 before the first. */
+  index: number;
+  open: boolean;
+  startedAtMs: number;
+  answers: Map<string, Answer>;
+  scores: Map<string, { name: string; points: number; reachedAtMs: number }>;
+  players: Map<string, Set<WebSocket>>;
+  audience: Set<WebSocket>;
+  admins: Set<WebSocket>;
+  leaderboard: LeaderboardEntry[];
+  tick: NodeJS.Timeout | undefined;
+  revealTimer: NodeJS.Timeout | undefined;
+}
+
+const REVEAL_MS = 5000;
+const questions = new Map<string, Question>();
+const rooms = new Map<string, Room>();
+const playerNames = new Map<string, string>();
+
+// ------------------------------------------------------------------------------------ fan-out
+
+function frame(message: object): Buffer {
+  return Buffer.from(JSON.stringify(message));
+}
+function sendAll(sockets: Iterable<WebSocket>, data: Buffer): void {
+  for (const ws of sockets) ws.send(data, { binary: false });
+}
+function sendPlayer(room: Room, playerId: string, message: object): void {
+  const sockets = room.players.get(playerId);
+  if (sockets) sendAll(sockets, frame(message));
+}
+
+function state(room: Room, admin: boolean): object {
+  const q = room.index >= 0 ? room.questions[room.index] : null;
+  const endsAt = room.open && q ? room.startedAtMs + q.timeLimitSeconds * 1000 : null;
+  const now = Date.now();
+  const view = q
+    ? { id: q.id, text: q.text, choices: q.choices, points: q.points, timeLimitSeconds: q.timeLimitSeconds, categories: q.categories, media: null }
+    : null;
+  return {
+    type: 'session_state',
+    view: admin ? 'admin' : 'audience',
+    sessionId: room.id,
+    status: 'live',
+    phase: q ? (room.open ? 'question' : 'reveal') : 'slide',
+    serverTime: now,
+    endsAt,
+    timeRemaining: endsAt === null ? null : Math.ceil((endsAt - now) / 1000),
+    slide: null,
+    reveal: q && !room.open ? { questionId: q.id, correctIndex: q.correctIndex } : null,
+    leaderboard: room.leaderboard,
+    media: [],
+    mediaItemCount: null,
+    question: view && admin ? { ...view, correctIndex: q!.correctIndex } : view,
+    ...(admin ? { session: { status: 'live', autoRotate: false, currentQuestionIndex: room.index, totalQuestions: room.questions.length } } : {}),
+  };
+}
+
+function broadcastState(room: Room): void {
+  sendAll(room.audience, frame(state(room, false)));
+  sendAll(room.admins, frame(state(room, true)));
+}
+
+// ------------------------------------------------------------------------------------ game
+
+function nextQuestion(room: Room): void {
+  if (room.open) closeQuestion(room);
+  clearTimeout(room.revealTimer);
+  room.index = (room.index + 1) % room.questions.length;
+  room.open = true;
+  room.startedAtMs = Date.now();
+  room.answers = new Map();
+  broadcastState(room);
+  const q = room.questions[room.index];
+  const endsAt = room.startedAtMs + q.timeLimitSeconds * 1000;
+  room.tick = setInterval(() => {
+    const now = Date.now();
+    if (now >= endsAt) return closeQuestion(room);
+    const tick = frame({ type: 'timer_tick', questionId: q.id, timeRemaining: Math.ceil((endsAt - now) / 1000), serverTime: now, endsAt });
+    sendAll(room.audience, tick);
+    sendAll(room.admins, tick);
+  }, 1000);
+}
+
+function closeQuestion(room: Room): void {
+  clearInterval(room.tick);
+  room.open = false;
+  const q = room.questions[room.index];
+  const limitMs = q.timeLimitSeconds * 1000;
+  for (const [playerId, answer] of room.answers) {
+    const isCorrect = answer.selectedIndex === q.correctIndex;
+    const elapsed = Math.min(limitMs, Math.max(0, answer.atMs - room.startedAtMs));
+    const pointsEarned = isCorrect ? Math.round(q.points * (1 - elapsed / (2 * limitMs))) : 0;
+    const score = room.scores.get(playerId) ?? { name: playerNames.get(playerId) ?? '', points: 0, reachedAtMs: 0 };
+    if (pointsEarned > 0) score.reachedAtMs = answer.atMs;
+    score.points += pointsEarned;
+    room.scores.set(playerId, score);
+    sendPlayer(room, playerId, { type: 'answer_result', playerId, questionId: q.id, isCorrect, pointsEarned, newScore: score.points });
+  }
+  room.leaderboard = [...room.scores.entries()]
+    .sort(([, a], [, b]) => b.points - a.points || a.reachedAtMs - b.reachedAtMs)
+    .slice(0, 10)
+    .map(([id, s]) => ({ player: { id, name: s.name }, score: { pointsTotal: s.points } }));
+  const end = frame({ type: 'question_end', questionId: q.id, correctIndex: q.correctIndex });
+  const board = frame({ type: 'leaderboard_update', leaderboard: room.leaderboard });
+  for (const data of [end, board]) {
+    sendAll(room.audience, data);
+    sendAll(room.admins, data);
+  }
+  broadcastState(room);
+  // The reveal ends into a hold; Next from the hold starts the next question.
+  room.revealTimer = setTimeout(() => broadcastState(room), REVEAL_MS);
+}
+
+function onPlayerMessage(room: Room, playerId: string, raw: string): void {
+  const message = JSON.parse(raw);
+  const q = room.questions[room.index];
+  if (message.type !== 'submit_answer' || !room.open || message.questionId !== q.id || room.answers.has(playerId)) return;
+  room.answers.set(playerId, { selectedIndex: message.selectedIndex, atMs: Date.now() });
+  sendPlayer(room, playerId, { type: 'answer_accepted', questionId: q.id, selectedIndex: message.selectedIndex });
+  if (room.answers.size >= room.players.size) closeQuestion(room);
+}
+
+// ------------------------------------------------------------------------------------ sockets
+
+const wss = new WebSocketServer({ noServer: true, maxPayload: 16 * 1024 });
+
+function onConnection(ws: WebSocket, query: URLSearchParams): void {
+  const room = rooms.get(query.get('sessionId') ?? '');
+  if (!room) return ws.close(4404, 'Session not found');
+  const type = query.get('type');
+  if (type === 'admin') {
+    room.admins.add(ws);
+    ws.on('message', (data) => {
+      if (JSON.parse(String(data)).type === 'admin_next_question') nextQuestion(room);
+    });
+    ws.on('close', () => room.admins.delete(ws));
+    ws.send(frame(state(room, true)), { binary: false });
+    return;
+  }
+  room.audience.add(ws);
+  ws.send(frame(state(room, false)), { binary: false });
+  if (type !== 'player') {
+    ws.on('close', () => room.audience.delete(ws));
+    return;
+  }
+  const playerId = query.get('playerId') ?? '';
+  const sockets = room.players.get(playerId) ?? new Set<WebSocket>();
+  sockets.add(ws);
+  room.players.set(playerId, sockets);
+  ws.on('message', (data) => onPlayerMessage(room, playerId, String(data)));
+  ws.on('close', () => {
+    room.audience.delete(ws);
+    sockets.delete(ws);
+    if (sockets.size === 0) room.players.delete(playerId);
+  });
+}
+
+// ------------------------------------------------------------------------------------ HTTP
+
+function readJson(req: http.IncomingMessage): Promise<any> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => resolve(chunks.length ? JSON.parse(Buffer.concat(chunks).toString()) : {}));
+  });
+}
+
+async function route(method: string, path: string, body: any): Promise<[number, object]> {
+  const parts = path.split('/'); // ['', 'api', 'admin', 'sessions', id, action]
+  if (method !== 'POST') return [404, { message: 'Not found' }];
+  if (path === '/api/admin/login') return [200, { token: 'baseline', user: { id: 'admin', username: 'admin' } }];
+  if (path === '/api/admin/questions') {
+    const question: Question = { ...body, id: randomUUID(), categories: body.categories ?? [], media: null };
+    questions.set(question.id, question);
+    return [201, question];
+  }
+  if (path === '/api/admin/sessions') {
+    const room: Room = {
+      id: randomUUID(), questions: [], index: -1, open: false, startedAtMs: 0, answers: new Map(), scores: new Map(),
+      players: new Map(), audience: new Set(), admins: new Set(), leaderboard: [], tick: undefined, revealTimer: undefined,
+    };
+    rooms.set(room.id, room);
+    return [201, { id: room.id, title: body.title, status: 'draft' }];
+  }
+  if (path === '/api/player/register') {
+    const id = randomUUID();
+    playerNames.set(id, body.name);
+    return [201, { id, name: body.name, email: body.email, sessionId: body.sessionId, playerToken: randomUUID() }];
+  }
+  const room = parts[3] === 'sessions' ? rooms.get(parts[4]) : undefined;
+  if (!room) return [404, { message: 'Not found' }];
+  if (parts[5] === 'questions') room.questions.push(questions.get(body.questionId)!);
+  return [parts[5] === 'start' ? 200 : 201, { id: room.id }];
+}
+
+const server = http.createServer((req, res) => {
+  readJson(req)
+    .then((body) => route(req.method ?? 'GET', (req.url ?? '').split('?')[0], body))
+    .then(([status, payload]) => {
+      res.writeHead(status, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(payload));
+    })
+    .catch(() => {
+      res.writeHead(400).end();
+    });
+});
+
+server.on('upgrade', (req, socket, head) => {
+  const url = new URL(req.url ?? '/', 'http://x');
+  if (url.pathname !== '/ws') return socket.destroy();
+  wss.handleUpgrade(req, socket, head, (ws) => onConnection(ws, url.searchParams));
+});
+
+installProbe();
+const port = Number(process.env.PORT ?? 3100);
+server.listen(port, '127.0.0.1', () => console.log(`baseline listening on http://127.0.0.1:${port}`));
+const shutdown = () => {
+  for (const ws of wss.clients) ws.terminate();
+  server.close(() => process.exit(0));
+  setTimeout(() => process.exit(0), 2000).unref();
+};
+process.on('SIGTERM', shutdown);
+process.on('SIGINT', shutdown);

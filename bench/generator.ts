@@ -1,0 +1,231 @@
+/**
+ * The load generator, its own process (started by the runner with an IPC channel). It plays the
+ * audience: registers N phones through the API, opens N player sockets plus a display and an admin
+ * socket per session, then plays R rounds. A round: every admin sends `admin_next_question` (all
+ * sessions in the same tick); each phone stamps the question's arrival and answers at a random
+ * moment within the answer window; when every connected phone has answered the server ends the
+ * question early and each phone stamps its `answer_result`. One clock, this process's
+ * performance.now(), stamps every send and every arrival.
+ */
+import { performance } from 'node:perf_hooks';
+import { registerPlayers, setUpGame } from './api.js';
+import { Countdown, openSocket, Phone, Screen } from './clients.js';
+import type { GeneratorConfig, GeneratorMessage, RoundFigures, RunnerMessage, ServerReading, TargetResult } from './ipc.js';
+import { distribution, mean, round } from './stats.js';
+
+const FAN_OUT_TIMEOUT_MS = 15_000;
+
+function send(message: GeneratorMessage, then?: () => void): void {
+  process.send?.(message, undefined, {}, () => then?.());
+}
+const progress = (text: string) => send({ type: 'progress', text });
+
+let probeSeq = 0;
+const pendingProbes = new Map<number, (reading: ServerReading) => void>();
+
+/** Asks the runner to read the server (RSS, CPU, event-loop delay window). */
+function probe(options: { gc?: boolean; resetEventLoop?: boolean } = {}): Promise<ServerReading> {
+  const id = ++probeSeq;
+  return new Promise((resolve) => {
+    pendingProbes.set(id, resolve);
+    send({ type: 'probe', id, ...options });
+  });
+}
+
+/** Small deterministic PRNG (mulberry32), so two runs ask the same answer pattern. */
+function random(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function wsUrl(baseUrl: string, query: Record<string, string>): string {
+  return `${baseUrl.replace(/^http/, 'ws')}/ws?${new URLSearchParams(query)}`;
+}
+
+/** Runs `task` over 0..count-1 with at most `concurrency` in flight. */
+async function pool(count: number, concurrency: number, task: (i: number) => Promise<void>): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < count) await task(next++);
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, count) }, worker));
+}
+
+async function run(config: GeneratorConfig): Promise<TargetResult> {
+  const rng = random(config.seed);
+  const totalRounds = config.warmupRounds + config.rounds;
+  const game = await setUpGame(config.baseUrl, config.adminPassword, config.sessions, totalRounds);
+
+  const startedMs = performance.now();
+  const registered = await registerPlayers(config.baseUrl, game.sessionIds, config.players, config.registerConcurrency, config.runTag);
+  const registeredMs = performance.now();
+  progress(`registered ${registered.length} phones in ${((registeredMs - startedMs) / 1000).toFixed(1)} s`);
+
+  const admins: Screen[] = [];
+  const displays: Screen[] = [];
+  for (const sessionId of game.sessionIds) {
+    const admin = new Screen();
+    admin.ws = await openSocket(wsUrl(config.baseUrl, { sessionId, type: 'admin', token: game.adminToken }), admin.onFrame);
+    // Auto-play is off from creation; pausing as well makes sure the admin alone drives the rounds.
+    admin.send({ type: 'admin_pause' });
+    const display = new Screen();
+    display.ws = await openSocket(wsUrl(config.baseUrl, { sessionId, type: 'display' }), display.onFrame);
+    admins.push(admin);
+    displays.push(display);
+  }
+
+  const beforeConnect = await probe({ gc: true });
+  // Round hooks, replaced at the start of every round.
+  const hooks = { question: (_phone: Phone) => {}, result: (_phone: Phone) => {} };
+  const phones = registered.map(
+    (player) => new Phone(player.id, game.sessionIds.indexOf(player.sessionId), { question: (p) => hooks.question(p), result: (p) => hooks.result(p) }),
+  );
+  let connectFailures = 0;
+  const connectStartMs = performance.now();
+  await pool(phones.length, config.connectConcurrency, async (i) => {
+    const phone = phones[i];
+    const player = registered[i];
+    try {
+      phone.ws = await openSocket(
+        wsUrl(config.baseUrl, { sessionId: player.sessionId, type: 'player', playerId: player.id, playerToken: player.playerToken }),
+        phone.onFrame,
+      );
+      phone.ws.on('close', () => (phone.dropped = true));
+    } catch {
+      connectFailures++;
+    }
+  });
+  const connectedMs = performance.now();
+  progress(`connected ${phones.length - connectFailures} phones in ${((connectedMs - connectStartMs) / 1000).toFixed(1)} s`);
+  await sleep(config.settleMs);
+  const connected = await probe({ gc: true });
+
+  const fanOut: number[] = [];
+  const results: number[] = [];
+  const endAtDisplay: number[] = [];
+  const acks: number[] = [];
+  const perRound: RoundFigures[] = [];
+  let questionsMissed = 0;
+
+  for (let r = 0; r < totalRounds; r++) {
+    const live = phones.filter((p) => p.ws && !p.dropped);
+    const fanOutDone = new Countdown(live.length, FAN_OUT_TIMEOUT_MS);
+    const resultsDone = new Countdown(live.length, config.roundTimeoutMs);
+    hooks.question = (phone) => {
+      fanOutDone.tick();
+      const selectedIndex = Math.floor(rng() * 4);
+      setTimeout(() => phone.answer(selectedIndex), rng() * config.answerWindowMs);
+    };
+    hooks.result = () => resultsDone.tick();
+    const previousQuestion = live.map((p) => p.questionId);
+
+    const cpuBefore = process.cpuUsage();
+    await probe({ resetEventLoop: true });
+    const before = await probe();
+    const nextSentAt = admins.map((admin) => admin.send({ type: 'admin_next_question' }));
+    const fannedOut = await fanOutDone.done;
+    const duringFanOut = await probe({ resetEventLoop: true });
+    const resultsComplete = await resultsDone.done;
+    const after = await probe({ resetEventLoop: true });
+    const generatorCpu = process.cpuUsage(cpuBefore);
+
+    const warmup = r < config.warmupRounds;
+    progress(`${warmup ? 'warm-up ' : ''}round ${r + 1}/${totalRounds}: ${resultsComplete ? 'all results in' : 'timed out waiting for results'}`);
+    if (r < totalRounds - 1) await sleep(config.settleMs);
+    if (warmup) continue;
+
+    const lastAnswerAt = game.sessionIds.map(() => Number.NEGATIVE_INFINITY);
+    for (const phone of live) {
+      if (!Number.isNaN(phone.answerSentAtMs)) lastAnswerAt[phone.sessionIndex] = Math.max(lastAnswerAt[phone.sessionIndex], phone.answerSentAtMs);
+    }
+    let answersSent = 0;
+    let answersLost = 0;
+    live.forEach((phone, i) => {
+      if (phone.questionId === previousQuestion[i]) {
+        questionsMissed++;
+        return;
+      }
+      fanOut.push(phone.questionAtMs - nextSentAt[phone.sessionIndex]);
+      if (Number.isNaN(phone.answerSentAtMs)) return;
+      answersSent++;
+      if (!Number.isNaN(phone.acceptedAtMs)) acks.push(phone.acceptedAtMs - phone.answerSentAtMs);
+      if (Number.isNaN(phone.resultAtMs)) answersLost++;
+      else results.push(phone.resultAtMs - lastAnswerAt[phone.sessionIndex]);
+    });
+    displays.forEach((display, s) => {
+      const questionId = live.find((p) => p.sessionIndex === s)?.questionId;
+      const endAt = questionId ? display.questionEndAtMs.get(questionId) : undefined;
+      if (endAt !== undefined) endAtDisplay.push(endAt - lastAnswerAt[s]);
+    });
+    perRound.push({
+      fannedOut,
+      resultsComplete,
+      serverCpuSeconds: round(after.cpuSeconds - before.cpuSeconds, 2),
+      generatorCpuSeconds: round((generatorCpu.user + generatorCpu.system) / 1e6, 2),
+      eventLoopDuringFanOut: duringFanOut.eventLoop,
+      eventLoopDuringAnswers: after.eventLoop,
+      answersSent,
+      answersLost,
+    });
+  }
+
+  for (const socket of [...phones, ...displays, ...admins]) socket.ws?.terminate();
+  const rssPerPlayerKb = (connected.rssKb - beforeConnect.rssKb) / Math.max(1, phones.length - connectFailures);
+  return {
+    target: config.target,
+    players: config.players,
+    sessions: config.sessions,
+    rounds: config.rounds,
+    registerSeconds: round((registeredMs - startedMs) / 1000, 2),
+    connectSeconds: round((connectedMs - connectStartMs) / 1000, 2),
+    registerConnectSeconds: round((connectedMs - startedMs) / 1000, 2),
+    connectFailures,
+    rssBeforeConnectKb: beforeConnect.rssKb,
+    rssConnectedKb: connected.rssKb,
+    rssPerPlayerKb: round(rssPerPlayerKb, 1),
+    fanOutMs: distribution(fanOut),
+    resultMs: distribution(results),
+    questionEndAtDisplayMs: distribution(endAtDisplay),
+    answerAckMs: distribution(acks),
+    answersSent: perRound.reduce((sum, r) => sum + r.answersSent, 0),
+    answersLost: perRound.reduce((sum, r) => sum + r.answersLost, 0),
+    questionsMissed,
+    errorsReceived: phones.reduce((sum, p) => sum + p.errors, 0),
+    phonesDropped: phones.filter((p) => p.dropped).length,
+    roundsCompleted: perRound.filter((r) => r.fannedOut && r.resultsComplete).length,
+    serverCpuSecondsPerRound: round(mean(perRound.map((r) => r.serverCpuSeconds)), 2),
+    generatorCpuSecondsPerRound: round(mean(perRound.map((r) => r.generatorCpuSeconds)), 2),
+    eventLoopP99Ms: Math.max(...perRound.map((r) => r.eventLoopDuringAnswers.p99)),
+    eventLoopMaxMs: Math.max(...perRound.map((r) => r.eventLoopDuringAnswers.max)),
+    perRound,
+  };
+}
+
+process.on('message', (raw: unknown) => {
+  const message = raw as RunnerMessage;
+  if (message.type === 'probe') {
+    pendingProbes.get(message.id)?.(message.reading);
+    pendingProbes.delete(message.id);
+    return;
+  }
+  if (message.type === 'run') {
+    run(message.config).then(
+      (result) => {
+        send({ type: 'result', result }, () => process.disconnect());
+      },
+      (err: unknown) => {
+        send({ type: 'failed', message: err instanceof Error ? err.stack ?? err.message : String(err) }, () => process.disconnect());
+      },
+    );
+  }
+});
+// The runner went away: stop, do not linger with thousands of sockets.
+process.on('disconnect', () => setTimeout(() => process.exit(0), 100));

@@ -1,0 +1,94 @@
+/**
+ * Messages between the bench runner and the generator process, and the figures the generator
+ * reports. The runner owns the server process, so it answers the generator's probes (RSS and CPU
+ * from /proc, event-loop delay from the server's probe).
+ */
+import type { Distribution } from './stats.js';
+import type { EventLoopDelay } from './probe.js';
+
+export type TargetName = 'marquee' | 'baseline';
+
+export interface GeneratorConfig {
+  target: TargetName;
+  baseUrl: string;
+  adminPassword: string;
+  players: number;
+  sessions: number;
+  rounds: number;
+  /** Rounds played first and not measured, so both servers are past their JIT warm-up. */
+  warmupRounds: number;
+  /** Each phone answers at a uniformly random moment within this window after its question arrives. */
+  answerWindowMs: number;
+  /** A round that has not delivered every result this long after its Next is given up (answers lost). */
+  roundTimeoutMs: number;
+  /** Quiet time after connecting and between rounds, so one phase's tail does not bleed into the next. */
+  settleMs: number;
+  registerConcurrency: number;
+  connectConcurrency: number;
+  seed: number;
+  runTag: string;
+}
+
+/** Generator → runner. */
+export type GeneratorMessage =
+  | { type: 'probe'; id: number; gc?: boolean; resetEventLoop?: boolean }
+  | { type: 'progress'; text: string }
+  | { type: 'result'; result: TargetResult }
+  | { type: 'failed'; message: string };
+
+/** Runner → generator. */
+export type RunnerMessage = { type: 'run'; config: GeneratorConfig } | { type: 'probe'; id: number; reading: ServerReading };
+
+export interface ServerReading {
+  rssKb: number;
+  cpuSeconds: number;
+  /** Event-loop delay since the previous reset. */
+  eventLoop: EventLoopDelay;
+}
+
+export interface RoundFigures {
+  fannedOut: boolean;
+  resultsComplete: boolean;
+  serverCpuSeconds: number;
+  generatorCpuSeconds: number;
+  eventLoopDuringFanOut: EventLoopDelay;
+  eventLoopDuringAnswers: EventLoopDelay;
+  answersSent: number;
+  answersLost: number;
+}
+
+export interface TargetResult {
+  target: TargetName;
+  players: number;
+  sessions: number;
+  rounds: number;
+  /** Registration of every phone through the API, then every socket open with its first state. */
+  registerSeconds: number;
+  connectSeconds: number;
+  registerConnectSeconds: number;
+  connectFailures: number;
+  rssBeforeConnectKb: number;
+  rssConnectedKb: number;
+  rssPerPlayerKb: number;
+  /** Admin's Next sent → the question's `session_state` at each phone (ms). */
+  fanOutMs: Distribution;
+  /** The last answer of the session sent (the question can end) → each phone's `answer_result` (ms). */
+  resultMs: Distribution;
+  /** The last answer sent → `question_end` at the session's display (ms). */
+  questionEndAtDisplayMs: Distribution;
+  /** A phone's answer sent → its `answer_accepted` (ms). */
+  answerAckMs: Distribution;
+  answersSent: number;
+  answersLost: number;
+  /** Connected phones that did not receive a round's question. */
+  questionsMissed: number;
+  errorsReceived: number;
+  phonesDropped: number;
+  roundsCompleted: number;
+  serverCpuSecondsPerRound: number;
+  generatorCpuSecondsPerRound: number;
+  /** Worst round's p99 / max of the server's event-loop delay during the answer burst (ms). */
+  eventLoopP99Ms: number;
+  eventLoopMaxMs: number;
+  perRound: RoundFigures[];
+}

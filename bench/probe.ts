@@ -1,0 +1,59 @@
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+
+/**
+ * Runs inside a measured server process (Marquee through marquee-server.ts, or the baseline) and
+ * answers the bench runner over the IPC channel: event-loop delay since the last reset, and a
+ * forced GC before memory is read. Nothing here touches the server's code or its hot path
+ * beyond one timer at RESOLUTION_MS.
+ */
+
+/** Sampling interval of the event-loop delay monitor; a block shorter than this may go unseen. */
+const RESOLUTION_MS = 2;
+
+export interface ProbeRequest {
+  type: 'probe';
+  id: number;
+  /** Collect garbage first (needs --expose-gc), so RSS is read after a full GC in both targets. */
+  gc?: boolean;
+  /** Start a new event-loop delay window after reading the current one. */
+  resetEventLoop?: boolean;
+}
+
+export interface EventLoopDelay {
+  /** Milliseconds. */
+  p50: number;
+  p99: number;
+  max: number;
+  samples: number;
+}
+
+export interface ProbeReply {
+  type: 'probe';
+  id: number;
+  eventLoop: EventLoopDelay;
+}
+
+export function installProbe(): void {
+  if (!process.send) return; // Started by hand, not by the bench: nothing to answer.
+  const histogram = monitorEventLoopDelay({ resolution: RESOLUTION_MS });
+  histogram.enable();
+  // The histogram holds whole intervals between samples; the delay is what exceeds the interval.
+  const delayMs = (ns: number) => Math.max(0, Math.round(ns / 1e4) / 100 - RESOLUTION_MS);
+
+  process.on('message', (raw: unknown) => {
+    const request = raw as ProbeRequest;
+    if (!request || request.type !== 'probe') return;
+    if (request.gc && typeof globalThis.gc === 'function') globalThis.gc();
+    const eventLoop: EventLoopDelay = {
+      p50: histogram.count ? delayMs(histogram.percentile(50)) : 0,
+      p99: histogram.count ? delayMs(histogram.percentile(99)) : 0,
+      max: histogram.count ? delayMs(histogram.max) : 0,
+      samples: histogram.count,
+    };
+    if (request.resetEventLoop) histogram.reset();
+    const reply: ProbeReply = { type: 'probe', id: request.id, eventLoop };
+    process.send?.(reply);
+  });
+  // The bench runner went away (crash, Ctrl-C): do not outlive it.
+  process.on('disconnect', () => process.kill(process.pid, 'SIGTERM'));
+}

@@ -1,0 +1,98 @@
+/**
+ * The printed form of a bench run: one table per scenario (Marquee, the baseline, their ratio) and
+ * the issue's targets, each marked met or missed.
+ */
+import type { TargetResult } from './ipc.js';
+import type { BenchReport, ScenarioResult } from './runner.js';
+
+interface Row {
+  label: string;
+  value: (r: TargetResult) => number;
+  /** Show marquee / baseline for this row. */
+  ratio?: boolean;
+  digits?: number;
+}
+
+const ROWS: Row[] = [
+  { label: 'fan-out p50 (ms)', value: (r) => r.fanOutMs.p50, ratio: true },
+  { label: 'fan-out p95 (ms)', value: (r) => r.fanOutMs.p95, ratio: true },
+  { label: 'fan-out p99 (ms)', value: (r) => r.fanOutMs.p99, ratio: true },
+  { label: 'fan-out max (ms)', value: (r) => r.fanOutMs.max, ratio: true },
+  { label: 'result after end p50 (ms)', value: (r) => r.resultMs.p50, ratio: true },
+  { label: 'result after end p99 (ms)', value: (r) => r.resultMs.p99, ratio: true },
+  { label: 'result after end max (ms)', value: (r) => r.resultMs.max, ratio: true },
+  { label: 'question_end at display max (ms)', value: (r) => r.questionEndAtDisplayMs.max },
+  { label: 'answer accepted p99 (ms)', value: (r) => r.answerAckMs.p99, ratio: true },
+  { label: 'answers sent', value: (r) => r.answersSent, digits: 0 },
+  { label: 'answers lost', value: (r) => r.answersLost, digits: 0 },
+  { label: 'questions missed / errors', value: (r) => r.questionsMissed + r.errorsReceived, digits: 0 },
+  { label: 'register + connect all (s)', value: (r) => r.registerConnectSeconds, ratio: true, digits: 2 },
+  { label: '  of which connect (s)', value: (r) => r.connectSeconds, ratio: true, digits: 2 },
+  { label: 'server RSS per phone (KB)', value: (r) => r.rssPerPlayerKb, ratio: true },
+  { label: 'server CPU per round (s)', value: (r) => r.serverCpuSecondsPerRound, ratio: true, digits: 2 },
+  { label: 'event-loop delay p99, answers (ms)', value: (r) => r.eventLoopP99Ms, ratio: true },
+  { label: 'event-loop delay max, answers (ms)', value: (r) => r.eventLoopMaxMs },
+  { label: 'rounds completed', value: (r) => r.roundsCompleted, digits: 0 },
+];
+
+function fmt(value: number | undefined, digits = 1): string {
+  if (value === undefined || Number.isNaN(value)) return '—';
+  return value.toFixed(digits);
+}
+
+export function scenarioTable(entry: ScenarioResult, rounds: number): string {
+  const m = entry.results.marquee;
+  const b = entry.results.baseline;
+  const head = `${entry.players} phones over ${entry.sessions} session${entry.sessions > 1 ? 's' : ''}, ${rounds} round${rounds > 1 ? 's' : ''}`;
+  const lines = [`| ${head} | Marquee | baseline | Marquee ÷ baseline |`, '|---|--:|--:|--:|'];
+  for (const row of ROWS) {
+    const mv = m ? row.value(m) : undefined;
+    const bv = b ? row.value(b) : undefined;
+    const ratio = row.ratio && mv !== undefined && bv !== undefined && bv > 0 ? `${(mv / bv).toFixed(1)}×` : '';
+    lines.push(`| ${row.label} | ${fmt(mv, row.digits)} | ${fmt(bv, row.digits)} | ${ratio} |`);
+  }
+  for (const [target, message] of Object.entries(entry.errors)) lines.push(`| ${target} FAILED | ${message.split('\n')[0]} | | |`);
+  return lines.join('\n');
+}
+
+export interface TargetCheck {
+  text: string;
+  met: boolean;
+}
+
+/** The issue's targets, for the scenarios this run covered. */
+export function checkTargets(report: BenchReport): TargetCheck[] {
+  const checks: TargetCheck[] = [];
+  for (const entry of report.scenarios) {
+    const m = entry.results.marquee;
+    const b = entry.results.baseline;
+    const at = `${entry.players}×${entry.sessions}`;
+    if (!m) {
+      if (entry.errors.marquee) checks.push({ text: `${at}: Marquee run completes`, met: false });
+      continue;
+    }
+    checks.push({ text: `${at}: 0 answers lost (${m.answersLost})`, met: m.answersLost === 0 && m.questionsMissed === 0 });
+    checks.push({ text: `${at}: results p99 ≤ 250 ms after the end (${fmt(m.resultMs.p99)})`, met: m.resultMs.p99 <= 250 });
+    if (entry.players === 2000 && entry.sessions === 1) {
+      checks.push({ text: `${at}: fan-out p99 ≤ 100 ms (${fmt(m.fanOutMs.p99)})`, met: m.fanOutMs.p99 <= 100 });
+      if (b) {
+        const ratio = m.fanOutMs.p99 / b.fanOutMs.p99;
+        checks.push({ text: `${at}: fan-out p99 ≤ 1.5× baseline (${ratio.toFixed(2)}×)`, met: ratio <= 1.5 });
+      }
+      checks.push({ text: `${at}: RSS ≤ 20 KB per phone (${fmt(m.rssPerPlayerKb)})`, met: m.rssPerPlayerKb <= 20 });
+      checks.push({ text: `${at}: register + connect ≤ 10 s (${fmt(m.registerConnectSeconds, 2)})`, met: m.registerConnectSeconds <= 10 });
+    }
+    if (entry.players === 5000 && entry.sessions === 5) {
+      checks.push({ text: `${at}: every round completes (${m.roundsCompleted}/${m.rounds})`, met: m.roundsCompleted === m.rounds });
+      checks.push({ text: `${at}: fan-out p99 ≤ 250 ms (${fmt(m.fanOutMs.p99)})`, met: m.fanOutMs.p99 <= 250 });
+    }
+  }
+  return checks;
+}
+
+export function formatReport(report: BenchReport): string {
+  const parts = report.scenarios.map((entry) => scenarioTable(entry, report.options.rounds));
+  const checks = checkTargets(report);
+  if (checks.length) parts.push(['Targets (issue 7):', ...checks.map((c) => `  ${c.met ? 'met   ' : 'MISSED'} ${c.text}`)].join('\n'));
+  return parts.join('\n\n');
+}

@@ -1,0 +1,42 @@
+/**
+ * `npm run bench [-- 500 2000 5000x5] [--rounds 3] [--warmup 1] [--targets marquee,baseline] [--cpu-prof]`
+ * Scenarios are N or NxS (N phones over S sessions). Prints the tables and writes
+ * .bench/results.json; logs (and profiles with --cpu-prof) go to .bench/.
+ */
+import path from 'node:path';
+import { formatReport } from './report.js';
+import { DEFAULT_SCENARIOS, runBench, type Scenario } from './runner.js';
+import { REPO_ROOT } from './targets.js';
+import type { TargetName } from './ipc.js';
+
+function parseArgs(argv: string[]) {
+  const scenarios: Scenario[] = [];
+  let rounds = 3;
+  let targets: TargetName[] = ['marquee', 'baseline'];
+  let cpuProfile = false;
+  let answerWindowMs = 1000;
+  let warmupRounds = 1;
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    if (arg === '--rounds') rounds = Number(argv[++i]);
+    else if (arg === '--targets') targets = argv[++i].split(',') as TargetName[];
+    else if (arg === '--warmup') warmupRounds = Number(argv[++i]);
+    else if (arg === '--cpu-prof') cpuProfile = true;
+    else if (arg === '--answer-window') answerWindowMs = Number(argv[++i]);
+    else {
+      const match = /^(\d+)(?:x(\d+))?$/.exec(arg);
+      if (!match) throw new Error(`unknown argument ${arg}`);
+      scenarios.push({ players: Number(match[1]), sessions: Number(match[2] ?? 1) });
+    }
+  }
+  if (!(rounds >= 1) || targets.some((t) => t !== 'marquee' && t !== 'baseline')) throw new Error('bad --rounds or --targets');
+  return { scenarios: scenarios.length ? scenarios : DEFAULT_SCENARIOS, rounds, warmupRounds, targets, cpuProfile, answerWindowMs };
+}
+
+const args = parseArgs(process.argv.slice(2));
+const outDir = path.join(REPO_ROOT, '.bench');
+console.log(`Marquee bench: ${args.scenarios.map((s) => `${s.players}x${s.sessions}`).join(', ')}; ${args.rounds} rounds; ${args.targets.join(' + ')}`);
+const report = await runBench({ ...args, settleMs: 1500, outDir, log: (line) => console.log(line) });
+console.log(`\n${formatReport(report)}\n\nWritten to ${path.relative(process.cwd(), path.join(outDir, 'results.json'))}`);
+if (args.cpuProfile) console.log(`CPU profiles in ${path.relative(process.cwd(), path.join(outDir, 'profiles'))}`);
+process.exitCode = report.scenarios.some((s) => Object.keys(s.errors).length) ? 1 : 0;

@@ -1,0 +1,156 @@
+/**
+ * The bench: for each scenario (N phones over S sessions), Marquee then the baseline, one at a
+ * time, each in a fresh server process driven by a fresh generator process. The runner relays the
+ * generator's probes to the server (RSS and CPU from /proc, event-loop delay from the server's
+ * probe) and collects the figures.
+ */
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import type { GeneratorConfig, GeneratorMessage, RunnerMessage, TargetName, TargetResult } from './ipc.js';
+import { openFilesLimit, readCpuSeconds, readRssKb } from './proc-stats.js';
+import { ADMIN_PASSWORD, REPO_ROOT, startTarget, type RunningTarget } from './targets.js';
+
+export interface Scenario {
+  players: number;
+  sessions: number;
+}
+
+export interface BenchOptions {
+  scenarios: Scenario[];
+  targets: TargetName[];
+  rounds: number;
+  warmupRounds: number;
+  answerWindowMs: number;
+  settleMs: number;
+  /** Where logs, profiles and results.json go. */
+  outDir: string;
+  cpuProfile: boolean;
+  log: (line: string) => void;
+}
+
+export interface ScenarioResult extends Scenario {
+  results: Partial<Record<TargetName, TargetResult>>;
+  errors: Partial<Record<TargetName, string>>;
+}
+
+export interface BenchReport {
+  startedAt: string;
+  machine: { cpus: number; node: string; openFilesLimit: number };
+  options: Omit<BenchOptions, 'log'>;
+  scenarios: ScenarioResult[];
+}
+
+export const DEFAULT_SCENARIOS: Scenario[] = [
+  { players: 500, sessions: 1 },
+  { players: 2000, sessions: 1 },
+  { players: 5000, sessions: 5 },
+];
+
+/** The generator gives up on a run after this long in total (everything stops by itself). */
+function generatorDeadlineMs(config: GeneratorConfig): number {
+  return 120_000 + config.players * 20 + (config.warmupRounds + config.rounds) * (config.roundTimeoutMs + config.settleMs + 20_000);
+}
+
+function runGenerator(server: RunningTarget, config: GeneratorConfig, log: (line: string) => void): Promise<TargetResult> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/generator.ts'], {
+    cwd: REPO_ROOT,
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  const tell = (message: RunnerMessage) => child.connected && child.send(message);
+  return new Promise<TargetResult>((resolve, reject) => {
+    let settled = false;
+    const finish = (err: Error | null, result?: TargetResult) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(deadline);
+      if (child.exitCode === null) child.kill('SIGTERM');
+      if (err) reject(err);
+      else resolve(result!);
+    };
+    const deadline = setTimeout(() => finish(new Error('the generator ran past its deadline')), generatorDeadlineMs(config));
+    child.on('message', (raw) => {
+      const message = raw as GeneratorMessage;
+      switch (message.type) {
+        case 'progress':
+          log(`    ${config.target}: ${message.text}`);
+          break;
+        case 'result':
+          finish(null, message.result);
+          break;
+        case 'failed':
+          finish(new Error(message.message));
+          break;
+        case 'probe':
+          server
+            .probe({ gc: message.gc, resetEventLoop: message.resetEventLoop })
+            .then((eventLoop) =>
+              tell({ type: 'probe', id: message.id, reading: { rssKb: readRssKb(server.pid), cpuSeconds: readCpuSeconds(server.pid), eventLoop } }),
+            )
+            .catch((err: Error) => finish(err));
+          break;
+      }
+    });
+    child.on('exit', (code) => finish(new Error(`the generator exited (code ${code}) without a result`)));
+    tell({ type: 'run', config });
+  });
+}
+
+export async function runBench(options: BenchOptions): Promise<BenchReport> {
+  const logDir = path.join(options.outDir, 'logs');
+  const profileDir = options.cpuProfile ? path.join(options.outDir, 'profiles') : undefined;
+  const limit = openFilesLimit();
+  const { log: _log, ...recorded } = options;
+  const report: BenchReport = {
+    startedAt: new Date().toISOString(),
+    machine: { cpus: os.availableParallelism(), node: process.version, openFilesLimit: limit },
+    options: recorded,
+    scenarios: [],
+  };
+  for (const scenario of options.scenarios) {
+    // Each process holds one descriptor per socket, plus files and the listening socket.
+    if (scenario.players + 256 > limit) {
+      options.log(`  open-files limit ${limit} is too low for ${scenario.players} sockets: raise it (ulimit -n) before running`);
+    }
+    const label = `${scenario.players}x${scenario.sessions}`;
+    const entry: ScenarioResult = { ...scenario, results: {}, errors: {} };
+    report.scenarios.push(entry);
+    for (const target of options.targets) {
+      options.log(`  ${label} ${target}: starting`);
+      let server: RunningTarget | undefined;
+      try {
+        server = await startTarget(target, { logDir, cpuProfileDir: profileDir, label });
+        entry.results[target] = await runGenerator(
+          server,
+          {
+            target,
+            baseUrl: server.baseUrl,
+            adminPassword: ADMIN_PASSWORD,
+            players: scenario.players,
+            sessions: scenario.sessions,
+            rounds: options.rounds,
+            warmupRounds: options.warmupRounds,
+            answerWindowMs: options.answerWindowMs,
+            roundTimeoutMs: options.answerWindowMs + 15_000,
+            settleMs: options.settleMs,
+            registerConcurrency: 16,
+            connectConcurrency: 100,
+            seed: 7,
+            runTag: randomBytes(4).toString('hex'),
+          },
+          options.log,
+        );
+      } catch (err) {
+        entry.errors[target] = err instanceof Error ? err.message : String(err);
+        options.log(`  ${label} ${target}: FAILED: ${entry.errors[target]}`);
+      } finally {
+        await server?.stop();
+      }
+    }
+  }
+  fs.mkdirSync(options.outDir, { recursive: true });
+  fs.writeFileSync(path.join(options.outDir, 'results.json'), JSON.stringify(report, null, 2) + '\n');
+  return report;
+}

@@ -1,0 +1,139 @@
+/**
+ * Starts a measured server in its own process: Marquee (bench/marquee-server.ts → server/main.ts,
+ * run from the TypeScript sources through tsx's loader, on SQLite in a fresh temp dir) or the
+ * baseline. stdout/stderr go straight to a log file. The process is plain `node`, so its pid is the
+ * server's pid for /proc readings.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import type { TargetName } from './ipc.js';
+import type { EventLoopDelay, ProbeReply, ProbeRequest } from './probe.js';
+
+export const REPO_ROOT = path.resolve(import.meta.dirname, '..');
+const READY_TIMEOUT_MS = 60_000;
+const STOP_TIMEOUT_MS = 15_000;
+export const ADMIN_PASSWORD = 'bench-password-123';
+
+export interface RunningTarget {
+  name: TargetName;
+  pid: number;
+  baseUrl: string;
+  logPath: string;
+  /** Reads (and optionally resets) the event-loop delay window, after an optional forced GC. */
+  probe(options: { gc?: boolean; resetEventLoop?: boolean }): Promise<EventLoopDelay>;
+  stop(): Promise<void>;
+}
+
+export interface TargetOptions {
+  logDir: string;
+  /** Write a V8 CPU profile of the server into this folder on exit (node --cpu-prof). */
+  cpuProfileDir?: string;
+  label: string;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address() as net.AddressInfo;
+      server.close(() => resolve(address.port));
+    });
+  });
+}
+
+/** Marquee's variables from the caller's shell must not leak in: the bench always measures SQLite. */
+function cleanEnv(): NodeJS.ProcessEnv {
+  const drop = /^(PORT|HOST|DATA_DIR|DATABASE_URL|REDIS_URL|ADMIN_|PUBLIC_URL|SECRET|JOIN_LINK_|REQUIRE_SIGNED_JOIN|S3_|LOG_LEVEL|NODE_OPTIONS)/;
+  return Object.fromEntries(Object.entries(process.env).filter(([key]) => !drop.test(key)));
+}
+
+function tail(file: string, lines = 30): string {
+  try {
+    return fs.readFileSync(file, 'utf8').split('\n').slice(-lines).join('\n');
+  } catch {
+    return '(no log)';
+  }
+}
+
+async function waitUntilListening(child: ChildProcess, baseUrl: string, logPath: string): Promise<void> {
+  const deadline = Date.now() + READY_TIMEOUT_MS;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`server exited with code ${child.exitCode} before listening:\n${tail(logPath)}`);
+    try {
+      await fetch(`${baseUrl}/api/public-url`); // any HTTP answer means it is listening
+      return;
+    } catch {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  }
+  throw new Error(`server did not listen within ${READY_TIMEOUT_MS / 1000} s:\n${tail(logPath)}`);
+}
+
+export async function startTarget(name: TargetName, options: TargetOptions): Promise<RunningTarget> {
+  const port = await freePort();
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `marquee-bench-${name}-`));
+  fs.mkdirSync(options.logDir, { recursive: true });
+  const logPath = path.join(options.logDir, `${options.label}-${name}.log`);
+  const log = fs.openSync(logPath, 'w');
+  const script = name === 'marquee' ? 'bench/marquee-server.ts' : 'bench/baseline-server.ts';
+  const profile = options.cpuProfileDir
+    ? ['--cpu-prof', '--cpu-prof-dir', options.cpuProfileDir, '--cpu-prof-name', `${options.label}-${name}.cpuprofile`]
+    : [];
+  const child = spawn(process.execPath, ['--import', 'tsx', '--expose-gc', ...profile, script], {
+    cwd: REPO_ROOT,
+    env: {
+      ...cleanEnv(),
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      ADMIN_PASSWORD,
+      REQUIRE_SIGNED_JOIN: 'false',
+    },
+    stdio: ['ignore', log, log, 'ipc'],
+  });
+  fs.closeSync(log);
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+
+  let probeSeq = 0;
+  const pending = new Map<number, (reply: ProbeReply) => void>();
+  child.on('message', (raw) => {
+    const reply = raw as ProbeReply;
+    pending.get(reply.id)?.(reply);
+    pending.delete(reply.id);
+  });
+
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), STOP_TIMEOUT_MS);
+      await exited;
+      clearTimeout(timer);
+    }
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  };
+  try {
+    await waitUntilListening(child, baseUrl, logPath);
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+  return {
+    name,
+    pid: child.pid!,
+    baseUrl,
+    logPath,
+    stop,
+    probe: (options) =>
+      new Promise((resolve, reject) => {
+        if (!child.connected) return reject(new Error(`the ${name} server is gone:\n${tail(logPath)}`));
+        const request: ProbeRequest = { type: 'probe', id: ++probeSeq, ...options };
+        pending.set(request.id, (reply) => resolve(reply.eventLoop));
+        child.send(request);
+      }),
+  };
+}
