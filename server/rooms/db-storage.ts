@@ -1,0 +1,141 @@
+/**
+ * RoomStorage on the shared Kysely store (SQLite or PostgreSQL). Times are epoch ms in the
+ * engine and ISO-8601 text in the database; this is where they are converted.
+ *
+ * Writes tolerate rows that vanished meanwhile (a player or question deleted during the show):
+ * such rows are dropped rather than failing, and so endlessly retrying, a whole batch.
+ */
+import type { Transaction } from 'kysely';
+import { parseLiveSnapshot, type Program, type StoredAnswer, type StoredScore } from '../engine/index.js';
+import type { Database } from '../storage/schema.js';
+import type { Store } from '../storage/store.js';
+import { parseJson } from '../storage/util.js';
+import { loadProgram } from './program-loader.js';
+import type { AnswerWrite, CommitWrite, RoomSession, RoomStorage } from './storage.js';
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+async function existingIds(trx: Transaction<Database>, table: 'players' | 'questions', ids: string[]): Promise<Set<string>> {
+  const unique = [...new Set(ids)];
+  if (unique.length === 0) return new Set();
+  const rows = await trx.selectFrom(table).select('id').where('id', 'in', unique).execute();
+  return new Set(rows.map((r) => r.id));
+}
+
+export class DbRoomStorage implements RoomStorage {
+  constructor(private readonly store: Store) {}
+
+  async listLiveSessionIds(): Promise<string[]> {
+    return (await this.store.sessions.listByStatus('live')).map((s) => s.id);
+  }
+
+  async loadSession(sessionId: string): Promise<RoomSession | undefined> {
+    const session = await this.store.sessions.get(sessionId);
+    if (!session) return undefined;
+    const stored = session.status === 'live' ? await this.store.sessions.getLiveState(sessionId) : null;
+    return {
+      id: session.id,
+      status: session.status,
+      autoRotate: session.autoRotate,
+      mediaItemsPerTransition: session.mediaItemsPerTransition,
+      live: parseLiveSnapshot(parseJson<unknown>(stored, null)),
+    };
+  }
+
+  loadProgram(session: RoomSession): Promise<Program> {
+    return loadProgram(this.store, session);
+  }
+
+  async loadScores(sessionId: string): Promise<StoredScore[]> {
+    const rows = await this.store.scores.listScores(sessionId);
+    return rows.map((r) => ({ playerId: r.playerId, name: r.name, pointsTotal: r.pointsTotal, reachedAtMs: Date.parse(r.reachedAt) }));
+  }
+
+  async loadAnswers(sessionId: string, asking: number): Promise<StoredAnswer[]> {
+    const rows = await this.store.scores.answersForAsking(sessionId, asking);
+    return rows.map((r) => ({
+      playerId: r.playerId,
+      asking: r.asking,
+      questionId: r.questionId,
+      selectedIndex: r.selectedIndex,
+      isCorrect: r.isCorrect,
+      pointsEarned: r.pointsEarned,
+      elapsedMs: r.elapsedMs,
+      answeredAtMs: Date.parse(r.answeredAt),
+    }));
+  }
+
+  async saveAnswers(answers: AnswerWrite[]): Promise<void> {
+    if (answers.length === 0) return;
+    await this.store.db.transaction().execute(async (trx) => {
+      const sessions = new Set(
+        (await trx.selectFrom('sessions').select('id').where('id', 'in', [...new Set(answers.map((a) => a.sessionId))]).execute()).map(
+          (r) => r.id,
+        ),
+      );
+      const players = await existingIds(trx, 'players', answers.map((a) => a.playerId));
+      const questions = await existingIds(trx, 'questions', answers.map((a) => a.answer.questionId));
+      const rows = answers
+        .filter((a) => sessions.has(a.sessionId) && players.has(a.playerId) && questions.has(a.answer.questionId))
+        .map((a) => ({
+          session_id: a.sessionId,
+          player_id: a.playerId,
+          question_id: a.answer.questionId,
+          asking: a.asking,
+          selected_index: a.answer.selectedIndex,
+          is_correct: a.answer.isCorrect ? 1 : 0,
+          points_earned: a.answer.pointsEarned,
+          elapsed_ms: Math.round(a.answer.elapsedMs),
+          answered_at: iso(a.answer.answeredAtMs),
+        }));
+      for (let i = 0; i < rows.length; i += 500) {
+        await trx
+          .insertInto('answers')
+          .values(rows.slice(i, i + 500))
+          .onConflict((oc) => oc.columns(['session_id', 'asking', 'player_id']).doNothing())
+          .execute();
+      }
+    });
+  }
+
+  /**
+   * Scores and the snapshot in one transaction: stored apart, a crash in between would score a
+   * question again on resume (the snapshot would still say "question open").
+   */
+  async commit(write: CommitWrite): Promise<void> {
+    await this.store.db.transaction().execute(async (trx) => {
+      const { sessionId, snapshot } = write;
+      if (snapshot || write.autoRotate !== undefined) {
+        let update = trx.updateTable('sessions').where('id', '=', sessionId);
+        if (snapshot) {
+          update = update.set({
+            live_state: snapshot.live && JSON.stringify(snapshot.live),
+            current_question_index: snapshot.currentQuestionIndex,
+          });
+          // A snapshot belongs to a live session only: never revive one stopped meanwhile.
+          if (snapshot.live) update = update.where('status', '=', 'live');
+        }
+        if (write.autoRotate !== undefined) update = update.set({ auto_rotate: write.autoRotate ? 1 : 0 });
+        await update.execute();
+      }
+      if (write.scores.length === 0) return;
+      const players = await existingIds(trx, 'players', write.scores.map((s) => s.playerId));
+      const session = await trx.selectFrom('sessions').select('id').where('id', '=', sessionId).executeTakeFirst();
+      const rows = write.scores
+        .filter((s) => session && players.has(s.playerId))
+        .map((s) => ({ session_id: sessionId, player_id: s.playerId, points_total: s.pointsTotal, reached_at: iso(s.reachedAtMs) }));
+      for (let i = 0; i < rows.length; i += 500) {
+        await trx
+          .insertInto('scores')
+          .values(rows.slice(i, i + 500))
+          .onConflict((oc) =>
+            oc.columns(['session_id', 'player_id']).doUpdateSet((eb) => ({
+              points_total: eb.ref('excluded.points_total'),
+              reached_at: eb.ref('excluded.reached_at'),
+            })),
+          )
+          .execute();
+      }
+    });
+  }
+}

@@ -1,0 +1,9 @@
+/** The live runner: one Room per session in play, driven by the lifecycle, reaching sockets through a Broadcaster. */
+export type { Broadcaster, RoomLog } from './broadcaster.js';
+export { systemClock, type Clock, type TimerHandle } from './clock.js';
+export { FakeClock } from './fake-clock.js';
+export { DbRoomStorage } from './db-storage.js';
+export { MemoryRoomStorage } from './memory-storage.js';
+export { RoomManager, type LifecycleSource, type RoomManagerOptions } from './manager.js';
+export { Room, RoomClosedError, SessionNotFoundError, type RoomMember } from './room.js';
+export type { AnswerWrite, CommitWrite, RoomSession, RoomStorage } from './storage.js';

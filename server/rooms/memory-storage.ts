@@ -1,0 +1,85 @@
+/**
+ * RoomStorage in memory, for room tests without a database (and to show the seam is small).
+ * It can be told to fail the next writes, to exercise the retry path.
+ */
+import type { LiveSnapshot, Program, StoredAnswer, StoredScore } from '../engine/index.js';
+import type { AnswerWrite, CommitWrite, RoomSession, RoomStorage } from './storage.js';
+
+export class MemoryRoomStorage implements RoomStorage {
+  readonly sessions = new Map<string, RoomSession & { currentQuestionIndex: number }>();
+  readonly programs = new Map<string, Program>();
+  readonly names = new Map<string, string>();
+  /** sessionId → playerId → score */
+  readonly scores = new Map<string, Map<string, { pointsTotal: number; reachedAtMs: number }>>();
+  /** `${sessionId}/${asking}/${playerId}` → answer */
+  readonly answers = new Map<string, StoredAnswer & { sessionId: string }>();
+  readonly commits: CommitWrite[] = [];
+  /** How many upcoming writes (answers or commits) throw. */
+  failNextWrites = 0;
+
+  addSession(program: Program, options: { status?: RoomSession['status']; autoRotate?: boolean; live?: LiveSnapshot | null } = {}): void {
+    this.sessions.set(program.sessionId, {
+      id: program.sessionId,
+      status: options.status ?? 'draft',
+      autoRotate: options.autoRotate ?? true,
+      mediaItemsPerTransition: program.mediaItemsPerTransition,
+      live: options.live ?? null,
+      currentQuestionIndex: 0,
+    });
+    this.programs.set(program.sessionId, program);
+  }
+
+  async listLiveSessionIds(): Promise<string[]> {
+    return [...this.sessions.values()].filter((s) => s.status === 'live').map((s) => s.id);
+  }
+
+  async loadSession(sessionId: string): Promise<RoomSession | undefined> {
+    const session = this.sessions.get(sessionId);
+    return session && structuredClone(session);
+  }
+
+  async loadProgram(session: RoomSession): Promise<Program> {
+    return structuredClone(this.programs.get(session.id)!);
+  }
+
+  async loadScores(sessionId: string): Promise<StoredScore[]> {
+    return [...(this.scores.get(sessionId) ?? new Map()).entries()].map(([playerId, s]) => ({
+      playerId,
+      name: this.names.get(playerId) ?? playerId,
+      ...s,
+    }));
+  }
+
+  async loadAnswers(sessionId: string, asking: number): Promise<StoredAnswer[]> {
+    return [...this.answers.values()].filter((a) => a.sessionId === sessionId && a.asking === asking);
+  }
+
+  async saveAnswers(answers: AnswerWrite[]): Promise<void> {
+    this.maybeFail();
+    for (const a of answers) {
+      const key = `${a.sessionId}/${a.asking}/${a.playerId}`;
+      if (!this.answers.has(key)) this.answers.set(key, { sessionId: a.sessionId, playerId: a.playerId, asking: a.asking, ...a.answer });
+    }
+  }
+
+  async commit(write: CommitWrite): Promise<void> {
+    this.maybeFail();
+    this.commits.push(structuredClone(write));
+    const session = this.sessions.get(write.sessionId);
+    if (session && write.snapshot) {
+      session.live = write.snapshot.live;
+      session.currentQuestionIndex = write.snapshot.currentQuestionIndex;
+    }
+    if (session && write.autoRotate !== undefined) session.autoRotate = write.autoRotate;
+    const scores = this.scores.get(write.sessionId) ?? new Map();
+    for (const s of write.scores) scores.set(s.playerId, { pointsTotal: s.pointsTotal, reachedAtMs: s.reachedAtMs });
+    this.scores.set(write.sessionId, scores);
+  }
+
+  private maybeFail(): void {
+    if (this.failNextWrites > 0) {
+      this.failNextWrites--;
+      throw new Error('database unavailable (simulated)');
+    }
+  }
+}

@@ -1,0 +1,76 @@
+/**
+ * Builds the engine's Program from storage: the session's items in order with their full
+ * questions (correctIndex included: the engine decides who sees it), each question's media, and
+ * the session's assigned media in rotation order.
+ */
+import type { Kysely, Selectable } from 'kysely';
+import type { MediaView } from '../../protocol/index.js';
+import type { Program, ProgramItem } from '../engine/index.js';
+import type { Database, MediaTable } from '../storage/schema.js';
+import type { Store } from '../storage/store.js';
+import type { RoomSession } from './storage.js';
+
+function toMediaView(row: Selectable<MediaTable>): MediaView {
+  return {
+    id: row.id,
+    filePath: row.file_path,
+    phoneFilePath: row.phone_file_path,
+    fileType: row.file_type,
+    duration: row.duration,
+    promotionalLink: row.promotional_link,
+  };
+}
+
+/** The session's assigned media in the order they were assigned (the display rotates them so). */
+export async function loadSessionMedia(db: Kysely<Database>, sessionId: string): Promise<MediaView[]> {
+  const rows = await db
+    .selectFrom('session_media as sm')
+    .innerJoin('media as m', 'm.id', 'sm.media_id')
+    .selectAll('m')
+    .where('sm.session_id', '=', sessionId)
+    .orderBy('sm.created_at')
+    .orderBy('m.id')
+    .execute();
+  return rows.map(toMediaView);
+}
+
+async function loadMediaByIds(db: Kysely<Database>, ids: string[]): Promise<Map<string, MediaView>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db.selectFrom('media').selectAll().where('id', 'in', ids).execute();
+  return new Map(rows.map((row) => [row.id, toMediaView(row)]));
+}
+
+export async function loadProgram(store: Store, session: RoomSession): Promise<Program> {
+  const items = await store.items.list(session.id);
+  const questionIds = items.flatMap((item) => (item.itemType === 'question' && item.questionId ? [item.questionId] : []));
+  const questions = new Map((await store.questions.getMany(questionIds)).map((q) => [q.id, q]));
+  const mediaIds = [...new Set([...questions.values()].flatMap((q) => (q.mediaId ? [q.mediaId] : [])))];
+  const [questionMedia, media] = await Promise.all([loadMediaByIds(store.db, mediaIds), loadSessionMedia(store.db, session.id)]);
+
+  const programItems: ProgramItem[] = [];
+  for (const item of items) {
+    if (item.itemType === 'question') {
+      const q = item.questionId ? questions.get(item.questionId) : undefined;
+      if (!q) continue; // deleted meanwhile: its item goes with it (foreign key cascade)
+      programItems.push({
+        itemType: 'question',
+        id: item.id,
+        question: {
+          id: q.id,
+          text: q.text,
+          choices: q.choices,
+          correctIndex: q.correctIndex,
+          points: q.points,
+          timeLimitSeconds: q.timeLimitSeconds,
+          categories: q.categories,
+          media: (q.mediaId && questionMedia.get(q.mediaId)) || null,
+        },
+      });
+    } else if (item.itemType === 'slide') {
+      programItems.push({ itemType: 'slide', id: item.id, slideType: item.slideType ?? 'intro', slideData: item.slideData ?? {} });
+    } else {
+      programItems.push({ itemType: 'media_block', id: item.id, mediaItemCount: item.mediaItemCount ?? 1 });
+    }
+  }
+  return { sessionId: session.id, items: programItems, media, mediaItemsPerTransition: session.mediaItemsPerTransition };
+}
