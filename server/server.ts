@@ -4,6 +4,8 @@ import { AdminAuth } from './auth/admin-auth.js';
 import { LoginLimiter } from './auth/login-limiter.js';
 import type { Config } from './config.js';
 import { buildApp } from './http/app.js';
+import { mediaAdminRouteModules, mediaPublicRouteModules } from './http/media/index.js';
+import { createMediaStore } from './media/create-store.js';
 import type { App, AppDeps, RouteModule } from './http/context.js';
 import { JoinLinks } from './sessions/join-links.js';
 import { SessionLifecycle } from './sessions/lifecycle.js';
@@ -46,12 +48,13 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     adminAuth,
     loginLimiter: new LoginLimiter(),
     joinLinks: new JoinLinks(secret, config.joinLinkTtlSeconds),
+    mediaStore: createMediaStore(config, secret),
   };
   const app = await buildApp(deps, {
     webDir: options.webDir,
     logger: options.logger,
-    adminRoutes: options.adminRoutes,
-    publicRoutes: options.publicRoutes,
+    adminRoutes: [...mediaAdminRouteModules, ...(options.adminRoutes ?? [])],
+    publicRoutes: [...mediaPublicRouteModules, ...(options.publicRoutes ?? [])],
   });
   await app.listen({ port: config.port, host: config.host });
   const address = app.server.address();

@@ -6,6 +6,7 @@ import type { Config } from '../config.js';
 import type { SessionLifecycle } from '../sessions/lifecycle.js';
 import type { Store } from '../storage/store.js';
 import type { JoinLinks } from '../sessions/join-links.js';
+import type { MediaStore } from '../media/store.js';
 
 /** What route handlers may use; wired once in main.ts (or a test). */
 export interface AppDeps {
@@ -15,6 +16,8 @@ export interface AppDeps {
   adminAuth: AdminAuth;
   loginLimiter: LoginLimiter;
   joinLinks: JoinLinks;
+  /** Where media bytes live (local disk or S3), chosen by configuration. */
+  mediaStore: MediaStore;
 }
 
 export type App = FastifyInstance<

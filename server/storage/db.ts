@@ -4,6 +4,7 @@ import SQLite from 'better-sqlite3';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, type Migration, type MigrationProvider } from 'kysely';
 import pg from 'pg';
 import * as initial from './migrations/001_initial.js';
+import * as media from './migrations/002_media.js';
 import type { Database } from './schema.js';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -23,7 +24,7 @@ export interface OpenDatabaseOptions {
 }
 
 // Migrations live in code so the compiled server needs no files beside it.
-const migrations: Record<string, Migration> = { '001_initial': initial };
+const migrations: Record<string, Migration> = { '001_initial': initial, '002_media': media };
 const provider: MigrationProvider = { getMigrations: async () => migrations };
 
 export async function openDatabase(options: OpenDatabaseOptions): Promise<DatabaseHandle> {

@@ -2,6 +2,7 @@ import { AdminRepository } from './admins.js';
 import { AuditoriumRepository } from './auditoriums.js';
 import { openDatabase, type DatabaseHandle, type OpenDatabaseOptions } from './db.js';
 import { ItemRepository } from './items.js';
+import { MediaRepository } from './media.js';
 import { PlayerRepository } from './players.js';
 import { QuestionRepository } from './questions.js';
 import { ScoreRepository } from './scores.js';
@@ -13,6 +14,7 @@ export class Store {
   readonly admins: AdminRepository;
   readonly auditoriums: AuditoriumRepository;
   readonly items: ItemRepository;
+  readonly media: MediaRepository;
   readonly players: PlayerRepository;
   readonly questions: QuestionRepository;
   readonly scores: ScoreRepository;
@@ -24,6 +26,7 @@ export class Store {
     this.admins = new AdminRepository(db);
     this.auditoriums = new AuditoriumRepository(db);
     this.items = new ItemRepository(db);
+    this.media = new MediaRepository(db);
     this.players = new PlayerRepository(db);
     this.questions = new QuestionRepository(db);
     this.scores = new ScoreRepository(db);

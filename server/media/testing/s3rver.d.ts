@@ -1,0 +1,26 @@
+// s3rver ships no types; this covers what the tests use.
+declare module 's3rver' {
+  import type { Server } from 'node:http';
+  interface S3rverOptions {
+    port?: number;
+    address?: string;
+    directory: string;
+    silent?: boolean;
+    configureBuckets?: { name: string }[];
+  }
+  interface KoaContext {
+    method: string;
+    path: string;
+    query: Record<string, string | string[] | undefined>;
+    status: number;
+    type: string;
+    body: unknown;
+  }
+  export default class S3rver {
+    constructor(options: S3rverOptions);
+    middleware: ((ctx: KoaContext, next: () => Promise<void>) => Promise<void>)[];
+    run(): Promise<{ address: string; port: number }>;
+    close(): Promise<void>;
+    httpServer: Server;
+  }
+}
