@@ -1,7 +1,7 @@
 import { Clapperboard, Timer } from 'lucide-react';
 import type { ResolvedTheme } from '../common/theme';
 import { TIMER_WARNING_SECONDS, formatCountdown } from '../common/realtime/useCountdown';
-import { cssUrl } from './displayTheme';
+import { cssUrl } from '../common/realtime/themeStyle';
 
 interface Props {
   theme: ResolvedTheme;

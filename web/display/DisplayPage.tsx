@@ -1,8 +1,111 @@
-// Placeholder: the large display screen is built by its own issue.
+import { useEffect, useMemo, type ReactNode } from 'react';
+import { useParams } from 'wouter';
+import { WifiOff } from 'lucide-react';
+import type { LiveState } from '../common/realtime/liveState';
+import { rotationItems } from '../common/realtime/mediaRotation';
+import { useCountdown } from '../common/realtime/useCountdown';
+import { usePublicSession, type PublicSession } from '../common/realtime/usePublicSession';
+import type { SocketStatus } from '../common/realtime/useSessionSocket';
+import { useDocumentTitle } from '../common/ui/useDocumentTitle';
+import type { ResolvedTheme } from '../common/theme';
+import { DisplayHeader } from './DisplayHeader';
+import { DisplayQuestion } from './DisplayQuestion';
+import { DisplaySlide, StandingsSlide } from './DisplaySlides';
+import { Interstitial } from './Interstitial';
+import { useJoinLink } from './JoinSlide';
+import { TopPlayersFooter } from './TopPlayersFooter';
+import { cssUrl, liveTheme, themeVariables } from '../common/realtime/themeStyle';
+import { DISPLAY_ROOT_FONT_SIZE } from './displayTheme';
+import { useDisplayFeed } from './useDisplayFeed';
+import './display.css';
+
+/**
+ * The large display (SPEC §2 "Display screen"): read-only, driven by the session's socket.
+ * Header and 'Top Players' footer frame a body that shows, in turn, the question, a slide,
+ * the interstitial media or 'Get Ready!'.
+ */
 export default function DisplayPage() {
+  const { sessionId } = useParams<{ sessionId: string }>();
+  const info = usePublicSession(sessionId);
+  const session = info.state === 'ready' ? info.session : null;
+  const theme = useMemo(() => liveTheme(session?.theme), [session?.theme]);
+  const { live, status, clock, closed } = useDisplayFeed(sessionId, session !== null);
+  const joinUrl = useJoinLink(sessionId, session !== null);
+  const inQuestion = live.phase === 'question' && live.question !== null;
+  const countdown = useCountdown(inQuestion ? live.endsAt : null, inQuestion ? live.timeRemaining : null, clock.serverNow);
+  useDocumentTitle(session ? `${session.title} · Display` : 'Display');
+  useScreenSizedRem();
+
+  if (info.state === 'not_found' || closed?.code === 4404 || closed?.code === 4410) {
+    return <Notice theme={theme}>Session not found</Notice>;
+  }
+  if (info.state === 'error') return <Notice theme={theme}>Could not load the session. Please reload the page.</Notice>;
+  if (!session || !live.ready) return <Notice theme={theme}>Loading session...</Notice>;
+
   return (
-    <main className="flex min-h-screen items-center justify-center text-2xl text-muted">
-      <p role="status">Loading session...</p>
-    </main>
+    <ThemedScreen theme={theme}>
+      <DisplayHeader theme={theme} title={session.title} countdown={inQuestion ? countdown : null} />
+      <main className="flex min-h-0 flex-1 items-center justify-center px-16 py-8">
+        <DisplayBody theme={theme} live={live} session={session} joinUrl={joinUrl} />
+      </main>
+      <TopPlayersFooter leaderboard={live.leaderboard} />
+      <ConnectionBadge status={status} />
+    </ThemedScreen>
   );
+}
+
+function DisplayBody({ theme, live, session, joinUrl }: { theme: ResolvedTheme; live: LiveState; session: PublicSession; joinUrl: string | null }) {
+  if (live.status === 'finished') return <StandingsSlide title="Final Standings" leaderboard={live.leaderboard} />;
+  if (live.question) return <DisplayQuestion theme={theme} question={live.question} correctIndex={live.correctIndex} />;
+  if (live.slide) return <DisplaySlide slide={live.slide} leaderboard={live.leaderboard} joinUrl={joinUrl} />;
+  // No question and no slide: the transition media, counted by the state, else by the session.
+  const count = live.mediaItemCount ?? session.mediaItemsPerTransition;
+  return <Interstitial items={rotationItems(live.media, count)} />;
+}
+
+/** The full-screen themed canvas: background colour or image, with the theme's overlay on the image. */
+function ThemedScreen({ theme, children }: { theme: ResolvedTheme; children: ReactNode }) {
+  return (
+    <div
+      className="mq-display relative h-screen w-screen overflow-hidden bg-cover bg-center"
+      style={{ ...themeVariables(theme), backgroundImage: theme.mainBackgroundImage ? cssUrl(theme.mainBackgroundImage) : undefined }}
+      data-testid="display-screen"
+    >
+      {theme.mainBackgroundImage && <div className="mq-overlay absolute inset-0" aria-hidden />}
+      <div className="relative flex h-full flex-col">{children}</div>
+    </div>
+  );
+}
+
+function Notice({ theme, children }: { theme: ResolvedTheme; children: ReactNode }) {
+  return (
+    <ThemedScreen theme={theme}>
+      <p role="status" className="mq-heading flex h-full items-center justify-center text-5xl font-semibold">
+        {children}
+      </p>
+    </ThemedScreen>
+  );
+}
+
+/** A quiet corner note while the live connection is down; the screen keeps its last state. */
+function ConnectionBadge({ status }: { status: SocketStatus }) {
+  if (status === 'open') return null;
+  return (
+    <p role="status" className="mq-panel absolute right-6 bottom-20 flex items-center gap-2 rounded-full px-4 py-2 text-lg" data-testid="connection-badge">
+      <WifiOff className="size-5" aria-hidden />
+      {status === 'closed' ? 'Disconnected' : 'Reconnecting...'}
+    </p>
+  );
+}
+
+/** Sizes the rem to the screen while the display is open (see DISPLAY_ROOT_FONT_SIZE). */
+function useScreenSizedRem(): void {
+  useEffect(() => {
+    const root = document.documentElement;
+    const previous = root.style.fontSize;
+    root.style.fontSize = DISPLAY_ROOT_FONT_SIZE;
+    return () => {
+      root.style.fontSize = previous;
+    };
+  }, []);
 }

@@ -121,11 +121,12 @@ export function QuestionFormDialog({ open, question, onOpenChange }: Props) {
                 checked={values.correctIndex === i}
                 onChange={() => set('correctIndex', i)}
               />
-              <label htmlFor={`question-choice-${i}`} className="w-5 text-sm font-bold">
+              <span className="w-5 text-sm font-bold" aria-hidden>
                 {LETTERS[i]}
-              </label>
+              </span>
               <Input
                 id={`question-choice-${i}`}
+                aria-label={`Choice ${LETTERS[i]}`}
                 placeholder={`Choice ${LETTERS[i]}`}
                 value={choice}
                 onChange={(e) => {

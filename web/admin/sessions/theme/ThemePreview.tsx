@@ -74,7 +74,8 @@ export function ThemePreview({ theme, title }: { theme: ResolvedTheme; title: st
                 key={choice}
                 className={`flex items-center gap-1.5 rounded px-2 py-1 ${panel}`}
                 style={{
-                  backgroundColor: i === 1 ? theme.successColor : 'rgba(255,255,255,0.08)',
+                  // The revealed answer: a success-tinted panel, so the theme's text colour stays readable.
+                  backgroundColor: i === 1 ? `color-mix(in srgb, ${theme.successColor} 30%, transparent)` : 'rgba(255,255,255,0.08)',
                   border: `1px solid ${i === 1 ? theme.successColor : theme.primaryColor}`,
                   opacity: i === 1 ? 1 : 0.6,
                 }}
