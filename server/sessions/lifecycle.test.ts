@@ -20,7 +20,7 @@ describe.each(DIALECTS)('session lifecycle on %s', (dialect) => {
     store = server.server.deps.store;
     lifecycle = server.server.deps.lifecycle;
   });
-  afterAll(() => server.close());
+  afterAll(() => server?.close());
 
   async function createSession(body: Record<string, unknown> = {}) {
     const res = await api.post('/api/admin/sessions', { title: 'Lifecycle', ...body });

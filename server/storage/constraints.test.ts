@@ -16,8 +16,8 @@ describe.each(DIALECTS)('storage constraints on %s', (dialect) => {
     store = await openStore({ databaseUrl: database.databaseUrl, dataDir: database.dataDir, pgSchema: database.pgSchema });
   });
   afterAll(async () => {
-    await store.close();
-    await database.drop();
+    await store?.close();
+    await database?.drop();
   });
 
   const refused = async (work: Promise<unknown>) => {

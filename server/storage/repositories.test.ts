@@ -13,8 +13,8 @@ describe.each(DIALECTS)('repositories on %s', (dialect) => {
     store = await openStore({ databaseUrl: database.databaseUrl, dataDir: database.dataDir, pgSchema: database.pgSchema });
   });
   afterAll(async () => {
-    await store.close();
-    await database.drop();
+    await store?.close();
+    await database?.drop();
   });
 
   const newSession = () =>

@@ -12,7 +12,7 @@ describe.each(DIALECTS)('auditoriums on %s', (dialect) => {
     api = new TestApi(server);
     await api.login();
   });
-  afterAll(() => server.close());
+  afterAll(() => server?.close());
 
   const list = async () => (await api.get('/api/admin/auditoriums')).body as { id: string; name: string; createdAt: string }[];
 

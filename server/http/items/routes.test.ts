@@ -24,7 +24,7 @@ describe.each(DIALECTS)('session items on %s', (dialect) => {
     api = new TestApi(server);
     await api.login();
   });
-  afterAll(() => server.close());
+  afterAll(() => server?.close());
 
   async function newSession(): Promise<string> {
     return (await api.post('/api/admin/sessions', { title: 'Items' })).body.id;

@@ -19,7 +19,7 @@ describe.each(DIALECTS)('player registration and admin on %s', (dialect) => {
     player = new TestApi(server);
     await api.login();
   });
-  afterAll(() => server.close());
+  afterAll(() => server?.close());
 
   const store = () => server.server.deps.store;
   const newSession = async (body: Record<string, unknown> = {}) =>
@@ -184,7 +184,7 @@ describe.each(DIALECTS)('signed join links required (REQUIRE_SIGNED_JOIN) on %s'
     phone = new TestApi(server);
     await api.login();
   });
-  afterAll(() => server.close());
+  afterAll(() => server?.close());
 
   const newSession = async (returnMessage?: string) =>
     (await api.post('/api/admin/sessions', { title: 'Signed', ...(returnMessage ? { returnMessage } : {}) })).body.id as string;

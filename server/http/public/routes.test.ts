@@ -16,7 +16,7 @@ describe.each(DIALECTS)('public calls on %s', (dialect) => {
     visitor = new TestApi(server);
     await admin.login();
   });
-  afterAll(() => server.close());
+  afterAll(() => server?.close());
 
   it('derives the public URL from X-Forwarded-Proto/Host, then from Host, when PUBLIC_URL is unset', async () => {
     const proxied = await visitor.request('GET', '/api/public-url', undefined, {
@@ -93,7 +93,7 @@ describe('public URL from configuration', () => {
   beforeAll(async () => {
     server = await startTestServer({ env: { PUBLIC_URL: 'https://play.marquee.example' } });
   });
-  afterAll(() => server.close());
+  afterAll(() => server?.close());
 
   it('answers PUBLIC_URL whatever the request headers say', async () => {
     const res = await new TestApi(server).request('GET', '/api/public-url', undefined, {

@@ -24,7 +24,7 @@ describe.each(DIALECTS)('question bank on %s', (dialect) => {
     api = new TestApi(server);
     await api.login();
   });
-  afterAll(() => server.close());
+  afterAll(() => server?.close());
 
   async function create(body: Record<string, unknown> = {}) {
     const res = await api.post('/api/admin/questions', { ...VALID, ...body });
@@ -157,6 +157,8 @@ describe.each(DIALECTS)('question bank on %s', (dialect) => {
   it('filters by session in the session\'s order, and answers 404 for an unknown session', async () => {
     const sessionId = (await api.post('/api/admin/sessions', { title: 'Filter' })).body.id;
     const a = await create({ text: 'A?' });
+    // Creation order is kept to the millisecond; questions made within one share their place.
+    await new Promise((r) => setTimeout(r, 5));
     const b = await create({ text: 'B?' });
     await create({ text: 'Not in the session?' });
     await api.post(`/api/admin/sessions/${sessionId}/questions`, { questionId: b.id });

@@ -21,7 +21,7 @@ describe.each(DIALECTS)('session CRUD on %s', (dialect) => {
     api = new TestApi(server);
     await api.login();
   });
-  afterAll(() => server.close());
+  afterAll(() => server?.close());
 
   async function create(body: Record<string, unknown> = {}) {
     const res = await api.post('/api/admin/sessions', { title: 'Friday Quiz', ...body });
