@@ -39,7 +39,7 @@ describe.each(DIALECTS)('session items on %s', (dialect) => {
   const addQuestion = (sessionId: string, questionId: string, orderIndex?: number) =>
     api.post(`/api/admin/sessions/${sessionId}/questions`, { questionId, ...(orderIndex === undefined ? {} : { orderIndex }) });
 
-  it('refuses every item call without a token', async () => {
+  it('refuses every item call without a token or with a bogus one', async () => {
     const sessionId = await newSession();
     const anonymous = new TestApi(server);
     const calls: [string, string, unknown?][] = [
@@ -58,6 +58,9 @@ describe.each(DIALECTS)('session items on %s', (dialect) => {
       const res = await anonymous.request(method as 'GET', url, body);
       expect(res.status, `${method} ${url}`).toBe(401);
       expect(res.body).toEqual({ message: 'Authentication required' });
+      const bogus = await anonymous.request(method as 'GET', url, body, { authorization: 'Bearer not-a-real-token' });
+      expect(bogus.status, `bogus ${method} ${url}`).toBe(401);
+      expect(bogus.body).toEqual({ message: 'Invalid or expired token' });
     }
     expect(await items(sessionId)).toEqual([]);
   });

@@ -42,7 +42,7 @@ describe.each(DIALECTS)('question bank on %s', (dialect) => {
     return id;
   }
 
-  it('refuses every question call without a token', async () => {
+  it('refuses every question call without a token or with a bogus one', async () => {
     const question = await create();
     const anonymous = new TestApi(server);
     for (const [method, url, body] of [
@@ -54,6 +54,9 @@ describe.each(DIALECTS)('question bank on %s', (dialect) => {
       const res = await anonymous.request(method as 'GET', url, body);
       expect(res.status, `${method} ${url}`).toBe(401);
       expect(res.body).toEqual({ message: 'Authentication required' });
+      const bogus = await anonymous.request(method as 'GET', url, body, { authorization: 'Bearer not-a-real-token' });
+      expect(bogus.status, `bogus ${method} ${url}`).toBe(401);
+      expect(bogus.body).toEqual({ message: 'Invalid or expired token' });
     }
     expect(await read(question.id)).toEqual(question);
   });

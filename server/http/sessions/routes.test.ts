@@ -31,7 +31,7 @@ describe.each(DIALECTS)('session CRUD on %s', (dialect) => {
   const count = async () => (await api.get('/api/admin/sessions')).body.length as number;
   const read = async (id: string) => (await api.get(`/api/admin/sessions/${id}`)).body;
 
-  it('refuses every session call without a token (401 with a message)', async () => {
+  it('refuses every session call without a token or with a bogus one (401 with a message)', async () => {
     const session = await create();
     const anonymous = new TestApi(server);
     const calls: [string, string, unknown?][] = [
@@ -50,6 +50,9 @@ describe.each(DIALECTS)('session CRUD on %s', (dialect) => {
       const res = await anonymous.request(method as 'GET', url, body);
       expect(res.status, `${method} ${url}`).toBe(401);
       expect(res.body).toEqual({ message: 'Authentication required' });
+      const bogus = await anonymous.request(method as 'GET', url, body, { authorization: 'Bearer not-a-real-token' });
+      expect(bogus.status, `bogus ${method} ${url}`).toBe(401);
+      expect(bogus.body).toEqual({ message: 'Invalid or expired token' });
     }
     expect(await count()).toBe(before);
     expect(await read(session.id)).toEqual(session);
