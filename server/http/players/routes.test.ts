@@ -62,6 +62,16 @@ describe.each(DIALECTS)('player registration and admin on %s', (dialect) => {
     expect(matches).toHaveLength(1);
   });
 
+  it('gives one player to registrations with the same email arriving at once', async () => {
+    const sessionId = await newSession();
+    const results = await Promise.all(
+      ['rush@example.com', 'RUSH@example.com', 'Rush@Example.com', 'rush@EXAMPLE.com'].map((email) => register({ name: 'Rush', email, sessionId })),
+    );
+    expect(results.map((r) => r.status)).toEqual([201, 201, 201, 201]);
+    expect(new Set(results.map((r) => r.body.id)).size).toBe(1);
+    expect(new Set(results.map((r) => r.body.playerToken)).size).toBe(4);
+  });
+
   it('lets players join draft, scheduled and live sessions, and refuses a finished one with a message', async () => {
     const draft = await newSession();
     const scheduled = await newSession({ startsAt: new Date(Date.now() + 3_600_000).toISOString() });
