@@ -109,6 +109,7 @@ export function UploadMediaDialog({ open, onOpenChange }: Props) {
           <LazyUploader
             id="media-display"
             resetKey={formKey}
+            kind="media"
             maxFileSize={MEDIA_MAX_BYTES}
             allowedFileTypes={MEDIA_TYPES}
             multipart
@@ -121,6 +122,7 @@ export function UploadMediaDialog({ open, onOpenChange }: Props) {
           <LazyUploader
             id="media-phone"
             resetKey={formKey}
+            kind="media"
             maxFileSize={MEDIA_MAX_BYTES}
             allowedFileTypes={MEDIA_TYPES}
             multipart

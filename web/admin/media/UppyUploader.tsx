@@ -34,13 +34,13 @@ export interface UppyUploaderProps extends UploaderOptions {
  * destroyed one; handlers are read through a ref so callers may pass fresh closures.
  */
 export function UppyUploader(props: UppyUploaderProps) {
-  const { id, maxFileSize, allowedFileTypes, multipart, note, height = 220, resetKey } = props;
+  const { id, kind, maxFileSize, allowedFileTypes, multipart, note, height = 220, resetKey } = props;
   const [uppy, setUppy] = useState<Uppy | null>(null);
   const handlers = useRef(props);
   handlers.current = props;
 
   useEffect(() => {
-    const instance = createUploader({ id, maxFileSize, allowedFileTypes, multipart });
+    const instance = createUploader({ id, kind, maxFileSize, allowedFileTypes, multipart });
     instance.on('upload-success', (file, response) => {
       const objectId = objectIdFromUploadUrl(response.uploadURL);
       if (!file || !objectId) {
@@ -59,7 +59,7 @@ export function UppyUploader(props: UppyUploaderProps) {
     };
     // allowedFileTypes is a literal array at every call site; its content is what matters.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [id, maxFileSize, multipart, allowedFileTypes.join(','), resetKey]);
+  }, [id, kind, maxFileSize, multipart, allowedFileTypes.join(','), resetKey]);
 
   if (!uppy) return <div style={{ height }} />;
   return (

@@ -7,6 +7,8 @@ export interface UploaderOptions {
   id: string;
   maxFileSize: number;
   allowedFileTypes: string[];
+  /** Which server-side limit applies: theme images 10 MB, library media 50 MB. */
+  kind: 'media' | 'theme';
   /** Theme images never use multipart (SPEC §9). */
   multipart: boolean;
 }
@@ -20,25 +22,27 @@ export interface UploaderOptions {
  * above 100 MB, which the 50 MB per-file restriction never lets through, so it is refused here
  * rather than half-supported.
  */
-async function signRequest(request: { method: string; uploadId?: string; contentType?: string }) {
-  if (request.method !== 'PUT' || request.uploadId) {
-    throw new Error('Multipart uploads are not available for this file.');
-  }
-  const { uploadURL } = await api.post<{ uploadURL: string }>('/api/media/upload');
-  return {
-    url: uploadURL,
-    headers: { 'Content-Type': request.contentType || 'application/octet-stream' },
+function signerFor(kind: UploaderOptions['kind']) {
+  return async (request: { method: string; uploadId?: string; contentType?: string }) => {
+    if (request.method !== 'PUT' || request.uploadId) {
+      throw new Error('Multipart uploads are not available for this file.');
+    }
+    const { uploadURL } = await api.post<{ uploadURL: string }>('/api/media/upload', { kind });
+    return {
+      url: uploadURL,
+      headers: { 'Content-Type': request.contentType || 'application/octet-stream' },
+    };
   };
 }
 
-export function createUploader({ id, maxFileSize, allowedFileTypes, multipart }: UploaderOptions): Uppy {
+export function createUploader({ id, kind, maxFileSize, allowedFileTypes, multipart }: UploaderOptions): Uppy {
   const uppy = new Uppy({
     id,
     autoProceed: true,
     restrictions: { maxNumberOfFiles: 1, maxFileSize, allowedFileTypes },
   });
   uppy.use(AwsS3, {
-    signRequest: signRequest as never,
+    signRequest: signerFor(kind) as never,
     shouldUseMultipart: (file) =>
       multipart && (file.size ?? 0) > MULTIPART_THRESHOLD_BYTES,
     limit: 6,

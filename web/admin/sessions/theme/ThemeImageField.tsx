@@ -53,6 +53,7 @@ export function ThemeImageField({ id, label, value, onChange }: Props) {
         <LazyUploader
           id={`theme-${id}`}
           resetKey={resetKey}
+          kind="theme"
           maxFileSize={THEME_IMAGE_MAX_BYTES}
           allowedFileTypes={['image/*']}
           multipart={false}
