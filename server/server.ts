@@ -11,6 +11,7 @@ import { JoinLinks } from './sessions/join-links.js';
 import { SessionLifecycle } from './sessions/lifecycle.js';
 import { startScheduler } from './sessions/scheduler.js';
 import { openStore, type Store } from './storage/store.js';
+import { startRealtime, type Realtime, type RealtimeOptions } from './ws/realtime.js';
 
 export interface RunningServer {
   app: App;
@@ -19,6 +20,8 @@ export interface RunningServer {
   url: string;
   /** The generated bootstrap password, when one was made on this start. */
   generatedAdminPassword: string | undefined;
+  /** The live game: rooms and the WebSocket at /ws. */
+  realtime: Realtime;
   close(): Promise<void>;
 }
 
@@ -30,7 +33,9 @@ export interface StartOptions {
   /** Extra modules (media, WebSocket) wired by later parts. */
   adminRoutes?: RouteModule[];
   publicRoutes?: RouteModule[];
-  /** Called after the HTTP server listens (WebSocket upgrade handler, live rooms). */
+  /** The live game's clock and socket limits (tests drive games on a fake clock). */
+  realtime?: RealtimeOptions;
+  /** Called after the HTTP server listens. */
   onListening?: (server: RunningServer) => Promise<(() => Promise<void>) | void>;
 }
 
@@ -59,6 +64,8 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   await app.listen({ port: config.port, host: config.host });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
+  // Rooms subscribe to the lifecycle before the scheduler can start anything.
+  const realtime = await startRealtime({ httpServer: app.server, store, adminAuth, lifecycle, log: app.log }, options.realtime);
   const stopScheduler = startScheduler(lifecycle, (err) => app.log.error({ err }, 'scheduled start failed'));
 
   const running: RunningServer = {
@@ -66,12 +73,14 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     deps,
     url: `http://127.0.0.1:${port}`,
     generatedAdminPassword,
+    realtime,
     close: async () => {},
   };
   const closeExtra = options.onListening ? await options.onListening(running) : undefined;
   running.close = async () => {
     stopScheduler();
     if (closeExtra) await closeExtra();
+    await realtime.close();
     await app.close();
     await store.close();
   };

@@ -1,37 +1,29 @@
 /**
  * Builds the engine's Program from storage: the session's items in order with their full
  * questions (correctIndex included: the engine decides who sees it), each question's media, and
- * the session's assigned media in rotation order.
+ * the session's assigned media in rotation order (MediaRepository.listForSession).
  */
 import type { Kysely, Selectable } from 'kysely';
 import type { MediaView } from '../../protocol/index.js';
 import type { Program, ProgramItem } from '../engine/index.js';
 import type { Database, MediaTable } from '../storage/schema.js';
+import type { Media } from '../storage/media.js';
 import type { Store } from '../storage/store.js';
 import type { RoomSession } from './storage.js';
 
-function toMediaView(row: Selectable<MediaTable>): MediaView {
+function toMediaView(media: Media | Selectable<MediaTable>): MediaView {
+  if ('filePath' in media) {
+    const { id, filePath, phoneFilePath, fileType, duration, promotionalLink } = media;
+    return { id, filePath, phoneFilePath, fileType, duration, promotionalLink };
+  }
   return {
-    id: row.id,
-    filePath: row.file_path,
-    phoneFilePath: row.phone_file_path,
-    fileType: row.file_type,
-    duration: row.duration,
-    promotionalLink: row.promotional_link,
+    id: media.id,
+    filePath: media.file_path,
+    phoneFilePath: media.phone_file_path,
+    fileType: media.file_type,
+    duration: media.duration,
+    promotionalLink: media.promotional_link,
   };
-}
-
-/** The session's assigned media in the order they were assigned (the display rotates them so). */
-export async function loadSessionMedia(db: Kysely<Database>, sessionId: string): Promise<MediaView[]> {
-  const rows = await db
-    .selectFrom('session_media as sm')
-    .innerJoin('media as m', 'm.id', 'sm.media_id')
-    .selectAll('m')
-    .where('sm.session_id', '=', sessionId)
-    .orderBy('sm.created_at')
-    .orderBy('m.id')
-    .execute();
-  return rows.map(toMediaView);
 }
 
 async function loadMediaByIds(db: Kysely<Database>, ids: string[]): Promise<Map<string, MediaView>> {
@@ -45,7 +37,8 @@ export async function loadProgram(store: Store, session: RoomSession): Promise<P
   const questionIds = items.flatMap((item) => (item.itemType === 'question' && item.questionId ? [item.questionId] : []));
   const questions = new Map((await store.questions.getMany(questionIds)).map((q) => [q.id, q]));
   const mediaIds = [...new Set([...questions.values()].flatMap((q) => (q.mediaId ? [q.mediaId] : [])))];
-  const [questionMedia, media] = await Promise.all([loadMediaByIds(store.db, mediaIds), loadSessionMedia(store.db, session.id)]);
+  const [questionMedia, assigned] = await Promise.all([loadMediaByIds(store.db, mediaIds), store.media.listForSession(session.id)]);
+  const media = assigned.map(toMediaView);
 
   const programItems: ProgramItem[] = [];
   for (const item of items) {

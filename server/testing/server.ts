@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { loadConfig } from '../config.js';
 import { startServer, type RunningServer, type StartOptions } from '../server.js';
-import { createTestDatabase, type TestDialect } from './databases.js';
+import { createTestDatabase, type TestDatabase, type TestDialect } from './databases.js';
 
 export const TEST_ADMIN = { username: 'admin', password: 'test-password-123' };
 export const WEB_DIR = path.resolve(import.meta.dirname, '..', '..', 'dist', 'web');
@@ -12,18 +12,22 @@ export interface TestServer {
   adminUsername: string;
   adminPassword: string;
   server: RunningServer;
+  /** The database this server uses; pass it to another startTestServer to restart on the same data. */
+  database: TestDatabase;
   close(): Promise<void>;
 }
 
 /**
  * The real server on a free port with a fresh database (SQLite unless asked otherwise), serving the
- * built web app. `env` overrides configuration, as an operator's environment would.
+ * built web app. `env` overrides configuration, as an operator's environment would. With
+ * `database` (another test server's), it starts on that existing data instead, as a restarted
+ * server would, and leaves dropping it to whoever created it.
  */
 export async function startTestServer(
-  opts: { env?: Record<string, string>; dialect?: TestDialect } & Omit<StartOptions, 'pgSchema'> = {},
+  opts: { env?: Record<string, string>; dialect?: TestDialect; database?: TestDatabase } & Omit<StartOptions, 'pgSchema'> = {},
 ): Promise<TestServer> {
-  const { env, dialect, ...startOptions } = opts;
-  const database = await createTestDatabase(dialect ?? 'sqlite');
+  const { env, dialect, database: existing, ...startOptions } = opts;
+  const database = existing ?? (await createTestDatabase(dialect ?? 'sqlite'));
   const config = loadConfig({
     PORT: '0',
     HOST: '127.0.0.1',
@@ -44,9 +48,10 @@ export async function startTestServer(
     adminUsername: config.adminUsername,
     adminPassword: config.adminPassword ?? TEST_ADMIN.password,
     server,
+    database,
     close: async () => {
       await server.close();
-      await database.drop();
+      if (!existing) await database.drop();
     },
   };
 }

@@ -1,0 +1,120 @@
+/**
+ * The sockets of every session, grouped by role, and the fan-out that reaches them.
+ *
+ * A broadcast is serialized ONCE into one Buffer and the same Buffer is handed to every socket
+ * of the target groups: no per-socket JSON, no per-socket copy (ws frames an unmasked server
+ * Buffer without copying it). Keeping the groups as Sets per role makes a broadcast a plain loop.
+ */
+import WebSocket from 'ws';
+import type { ClientRole, ServerMessage } from '../../protocol/index.js';
+import type { BroadcastTarget } from '../engine/index.js';
+import type { Broadcaster } from '../rooms/index.js';
+
+export interface Client {
+  /** The connection id the engine uses for replies. */
+  readonly id: string;
+  readonly sessionId: string;
+  readonly role: ClientRole;
+  readonly playerId: string | null;
+  readonly socket: WebSocket;
+  /** Answered the last ping (heartbeat). */
+  alive: boolean;
+  /** Consecutive backpressure checks that found the send buffer over its bound. */
+  overBufferChecks: number;
+}
+
+interface SessionSockets {
+  admins: Set<Client>;
+  displays: Set<Client>;
+  players: Set<Client>;
+  byPlayer: Map<string, Set<Client>>;
+}
+
+/** Text frames: a Buffer would otherwise go out as a binary frame. */
+const TEXT_FRAME = { binary: false } as const;
+
+export function encodeMessage(message: ServerMessage): Buffer {
+  return Buffer.from(JSON.stringify(message));
+}
+
+function send(client: Client, frame: Buffer): void {
+  if (client.socket.readyState === WebSocket.OPEN) client.socket.send(frame, TEXT_FRAME);
+}
+
+export class Hub implements Broadcaster {
+  private readonly sessions = new Map<string, SessionSockets>();
+  private readonly clients = new Map<string, Client>();
+
+  add(client: Client): void {
+    let group = this.sessions.get(client.sessionId);
+    if (!group) {
+      group = { admins: new Set(), displays: new Set(), players: new Set(), byPlayer: new Map() };
+      this.sessions.set(client.sessionId, group);
+    }
+    this.clients.set(client.id, client);
+    this.roleSet(group, client.role).add(client);
+    if (client.playerId !== null) {
+      const own = group.byPlayer.get(client.playerId) ?? new Set<Client>();
+      own.add(client);
+      group.byPlayer.set(client.playerId, own);
+    }
+  }
+
+  remove(client: Client): void {
+    if (this.clients.get(client.id) !== client) return;
+    this.clients.delete(client.id);
+    const group = this.sessions.get(client.sessionId);
+    if (!group) return;
+    this.roleSet(group, client.role).delete(client);
+    if (client.playerId !== null) {
+      const own = group.byPlayer.get(client.playerId);
+      own?.delete(client);
+      if (own?.size === 0) group.byPlayer.delete(client.playerId);
+    }
+    if (group.admins.size + group.displays.size + group.players.size === 0) this.sessions.delete(client.sessionId);
+  }
+
+  get size(): number {
+    return this.clients.size;
+  }
+
+  /** Sockets of one session (for tests and diagnostics). */
+  countFor(sessionId: string): { admins: number; displays: number; players: number } {
+    const group = this.sessions.get(sessionId);
+    return { admins: group?.admins.size ?? 0, displays: group?.displays.size ?? 0, players: group?.players.size ?? 0 };
+  }
+
+  all(): IterableIterator<Client> {
+    return this.clients.values();
+  }
+
+  toSession(sessionId: string, target: BroadcastTarget, message: ServerMessage): void {
+    const group = this.sessions.get(sessionId);
+    if (!group) return;
+    const frame = encodeMessage(message);
+    if (target === 'all' || target === 'admins') for (const client of group.admins) send(client, frame);
+    if (target === 'all' || target === 'audience' || target === 'displays') for (const client of group.displays) send(client, frame);
+    if (target === 'all' || target === 'audience' || target === 'players') for (const client of group.players) send(client, frame);
+  }
+
+  toPlayer(sessionId: string, playerId: string, message: ServerMessage): void {
+    const own = this.sessions.get(sessionId)?.byPlayer.get(playerId);
+    if (!own) return;
+    const frame = encodeMessage(message);
+    for (const client of own) send(client, frame);
+  }
+
+  toConnection(_sessionId: string, connectionId: string, message: ServerMessage): void {
+    const client = this.clients.get(connectionId);
+    if (client) send(client, encodeMessage(message));
+  }
+
+  /** One message to one socket that may not be registered yet (its first session_state). */
+  sendTo(client: Client, message: ServerMessage): void {
+    send(client, encodeMessage(message));
+  }
+
+  private roleSet(group: SessionSockets, role: ClientRole): Set<Client> {
+    return role === 'admin' ? group.admins : role === 'display' ? group.displays : group.players;
+  }
+}

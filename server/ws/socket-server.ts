@@ -1,0 +1,174 @@
+/**
+ * The WebSocket endpoint at /ws, on the HTTP server's `upgrade` event (`ws` with noServer).
+ *
+ * Upgrade: the query is checked (auth.ts) and the session's room acquired BEFORE the handshake
+ * completes, so by the time a client can send anything its socket is wired to a room. Refusals
+ * complete the handshake and close with 4400/4401/4404 and a reason.
+ *
+ * Per socket: every text frame goes through the protocol's parser (errors answered, socket
+ * kept); valid messages become engine events on the room's queue, stamped on arrival. Frames
+ * over 16 KB are refused by `ws` itself with close code 1009.
+ */
+import type { IncomingMessage, Server as HttpServer } from 'node:http';
+import type { Duplex } from 'node:stream';
+import WebSocket, { WebSocketServer, type RawData } from 'ws';
+import { CLOSE_CODES, MAX_CLIENT_FRAME_BYTES, parseClientMessage } from '../../protocol/index.js';
+import type { EngineEvent } from '../engine/index.js';
+import type { Room, RoomLog, RoomManager } from '../rooms/index.js';
+import { type AuthDeps, type ConnectionAuth, authenticateConnection } from './auth.js';
+import type { Client, Hub } from './hub.js';
+
+export const WS_PATH = '/ws';
+/** RFC 6455 "internal error": something failed on our side while connecting. */
+const INTERNAL_ERROR = 1011;
+
+export interface SocketServerDeps extends AuthDeps {
+  httpServer: HttpServer;
+  hub: Hub;
+  rooms: RoomManager;
+  log: RoomLog;
+}
+
+export class SocketServer {
+  private readonly wss = new WebSocketServer({
+    noServer: true,
+    maxPayload: MAX_CLIENT_FRAME_BYTES,
+    // Compression would cost CPU per socket per message and defeat serialize-once fan-out.
+    perMessageDeflate: false,
+    clientTracking: false,
+  });
+  private readonly sockets = new Set<WebSocket>();
+  private nextConnectionId = 1;
+  private closing = false;
+
+  constructor(private readonly deps: SocketServerDeps) {
+    deps.httpServer.on('upgrade', this.onUpgrade);
+  }
+
+  private readonly onUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer): void => {
+    const url = new URL(request.url ?? '/', 'http://localhost');
+    if (url.pathname !== WS_PATH || this.closing) {
+      socket.end(`HTTP/1.1 ${this.closing ? '503 Service Unavailable' : '404 Not Found'}\r\nConnection: close\r\n\r\n`);
+      return;
+    }
+    // Until ws owns the socket, a reset during the auth lookups must not crash the process.
+    socket.on('error', () => socket.destroy());
+    this.accept(request, socket, head, url.searchParams).catch((err) => {
+      this.deps.log.error({ err }, 'websocket upgrade failed');
+      socket.destroy();
+    });
+  };
+
+  private async accept(request: IncomingMessage, socket: Duplex, head: Buffer, query: URLSearchParams): Promise<void> {
+    let auth: ConnectionAuth;
+    try {
+      auth = await authenticateConnection(query, this.deps);
+    } catch (err) {
+      this.deps.log.error({ err }, 'websocket authentication failed');
+      auth = { ok: false, code: INTERNAL_ERROR, reason: 'Server error, please reconnect' };
+    }
+    const room = auth.ok ? await this.deps.rooms.acquire(auth.sessionId) : null;
+    if (auth.ok && !room) auth = { ok: false, code: CLOSE_CODES.notFound, reason: 'Session not found' };
+    if (socket.destroyed || this.closing) {
+      room?.release();
+      socket.destroy();
+      return;
+    }
+    this.wss.handleUpgrade(request, socket, head, (ws) => {
+      if (!auth.ok || !room) {
+        ws.close(auth.ok ? CLOSE_CODES.notFound : auth.code, auth.ok ? 'Session not found' : auth.reason);
+        return;
+      }
+      this.attach(ws, room, auth.role, auth.playerId, auth.name);
+    });
+  }
+
+  private attach(ws: WebSocket, room: Room, role: Client['role'], playerId: string | null, name: string | null): void {
+    const { hub, log } = this.deps;
+    const client: Client = {
+      id: `c${this.nextConnectionId++}`,
+      sessionId: room.sessionId,
+      role,
+      playerId,
+      socket: ws,
+      alive: true,
+      overBufferChecks: 0,
+    };
+    this.sockets.add(ws);
+
+    ws.on('message', (data, isBinary) => this.onMessage(client, room, data, isBinary));
+    ws.on('pong', () => {
+      client.alive = true;
+    });
+    ws.on('error', (err) => log.warn({ err, connectionId: client.id }, 'websocket error'));
+    ws.on('close', () => {
+      this.sockets.delete(ws);
+      hub.remove(client);
+      room
+        .disconnect(client.id)
+        .catch(() => undefined) // the room may be closed already (shutdown)
+        .finally(() => room.release());
+    });
+
+    const member = { connectionId: client.id, role, playerId: playerId ?? undefined, name: name ?? undefined };
+    room
+      .connect(member, (initial) => {
+        if (ws.readyState !== WebSocket.OPEN) return;
+        // Registered in the room's turn: every later broadcast reaches this socket, none earlier.
+        hub.add(client);
+        hub.sendTo(client, initial);
+      })
+      .catch((err) => {
+        log.warn({ err, connectionId: client.id }, 'joining the room failed');
+        ws.close(CLOSE_CODES.goingAway, 'Please reconnect');
+      });
+  }
+
+  private onMessage(client: Client, room: Room, data: RawData, isBinary: boolean): void {
+    const raw = isBinary ? '' : Array.isArray(data) ? Buffer.concat(data).toString('utf8') : Buffer.from(data as Buffer).toString('utf8');
+    const parsed = parseClientMessage(raw, client.role);
+    if (!parsed.ok) {
+      this.deps.hub.sendTo(client, parsed.error);
+      return;
+    }
+    const { message } = parsed;
+    let event: EngineEvent;
+    switch (message.type) {
+      case 'submit_answer':
+        event = {
+          type: 'submit_answer',
+          connectionId: client.id,
+          playerId: client.playerId ?? '',
+          questionId: message.questionId,
+          selectedIndex: message.selectedIndex,
+        };
+        break;
+      case 'admin_next_question':
+      case 'admin_pause':
+        event = { type: message.type, connectionId: client.id };
+        break;
+      case 'admin_toggle_autorotate':
+        event = { type: 'admin_toggle_autorotate', connectionId: client.id, autoRotate: message.autoRotate };
+        break;
+    }
+    room.dispatch(event);
+  }
+
+  get connectionCount(): number {
+    return this.sockets.size;
+  }
+
+  /** Refuses new upgrades; then closes open sockets with 1001 (clients reconnect elsewhere or later). */
+  stopAccepting(): void {
+    this.closing = true;
+    this.deps.httpServer.off('upgrade', this.onUpgrade);
+  }
+
+  async closeSockets(graceMs = 1_000): Promise<void> {
+    for (const ws of this.sockets) ws.close(CLOSE_CODES.goingAway, 'Server restarting');
+    const deadline = Date.now() + graceMs;
+    while (this.sockets.size > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+    for (const ws of this.sockets) ws.terminate();
+    await new Promise<void>((resolve) => this.wss.close(() => resolve()));
+  }
+}
