@@ -77,6 +77,17 @@ describe('resuming after a restart', () => {
     ]);
   });
 
+  it('names a first-time scorer who answered before the restart and is not back yet', () => {
+    const crashed = crashMidQuestion();
+    const stored = storedFrom(crashed);
+    const answers = stored.answers.map((a) => ({ ...a, name: a.playerId === 'ann' ? 'Ann' : a.playerId }));
+    const { state, effects } = resumeEngine({ program, autoRotate: true, ...stored, answers }, crashed.nowMs + 1_000);
+    const game = new FakeRunner(program, { nowMs: crashed.nowMs + 1_000 });
+    game.adopt(state, effects);
+    game.advance(20_000);
+    expect(game.state.leaderboard).toEqual([{ player: { id: 'ann', name: 'Ann' }, score: { pointsTotal: 88 } }]);
+  });
+
   it('does not end a resumed question early while players are still reconnecting', () => {
     const game = restart(program, crashMidQuestion(), 1_000);
     game.connect('ann', 'Ann'); // she had answered; bob is not back yet

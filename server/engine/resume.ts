@@ -25,6 +25,8 @@ export interface StoredScore {
 export interface StoredAnswer extends AnswerRecord {
   playerId: string;
   asking: number;
+  /** The player's name, for the leaderboard row of someone scoring for the first time who is not back yet. */
+  name?: string;
 }
 
 export interface CreateEngineInput {
@@ -93,8 +95,11 @@ export function resumeEngine(input: ResumeInput, nowMs: number): ReduceResult {
   const fresh = createEngineState({ program, status: 'draft', autoRotate: live?.autoRotate ?? input.autoRotate, scores: input.scores });
   if (!live) return reduce(fresh, { type: 'start' }, nowMs);
 
+  let names = fresh.names;
+  for (const answer of input.answers) if (answer.name !== undefined && !names.has(answer.playerId)) names = names.set(answer.playerId, answer.name);
   const base: EngineState = {
     ...fresh,
+    names,
     status: 'live',
     asking: live.asking,
     lastQuestionIndex: lastQuestionAtOrBefore(program, live.itemIndex),
@@ -130,7 +135,7 @@ function rebuildPhase(state: EngineState, live: LiveSnapshot, answers: StoredAns
       const questionId = item.question.id;
       const endsAtMs = phaseEndsAtMs ?? startedAtMs + questionDurationMs(item.question.timeLimitSeconds);
       const current = answers.filter((a) => a.asking === live.asking && a.questionId === questionId);
-      const answerMap = PMap.from<AnswerRecord>(current.map(({ playerId, asking: _asking, ...answer }) => [playerId, answer]));
+      const answerMap = PMap.from<AnswerRecord>(current.map(({ playerId, asking: _asking, name: _name, ...answer }) => [playerId, answer]));
       if (live.phase === 'reveal') {
         return { kind: 'reveal', itemIndex, asking: live.asking, answers: answerMap, startedAtMs, endsAtMs };
       }

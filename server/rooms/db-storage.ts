@@ -52,16 +52,26 @@ export class DbRoomStorage implements RoomStorage {
   }
 
   async loadAnswers(sessionId: string, asking: number): Promise<StoredAnswer[]> {
-    const rows = await this.store.scores.answersForAsking(sessionId, asking);
+    // With the players' names: someone who answered before a restart and is not back yet still
+    // gets a named leaderboard row when the question closes.
+    const rows = await this.store.db
+      .selectFrom('answers as a')
+      .innerJoin('players as p', 'p.id', 'a.player_id')
+      .selectAll('a')
+      .select('p.name')
+      .where('a.session_id', '=', sessionId)
+      .where('a.asking', '=', asking)
+      .execute();
     return rows.map((r) => ({
-      playerId: r.playerId,
+      playerId: r.player_id,
+      name: r.name,
       asking: r.asking,
-      questionId: r.questionId,
-      selectedIndex: r.selectedIndex,
-      isCorrect: r.isCorrect,
-      pointsEarned: r.pointsEarned,
-      elapsedMs: r.elapsedMs,
-      answeredAtMs: Date.parse(r.answeredAt),
+      questionId: r.question_id,
+      selectedIndex: r.selected_index,
+      isCorrect: r.is_correct === 1,
+      pointsEarned: r.points_earned,
+      elapsedMs: r.elapsed_ms,
+      answeredAtMs: Date.parse(r.answered_at),
     }));
   }
 
