@@ -1,0 +1,63 @@
+/** Heartbeats drop dead sockets; a socket that stops reading is closed before it eats memory. */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ServerMessage } from '../../protocol/index.js';
+import { FakeClock } from '../rooms/fake-clock.js';
+import { DIALECTS } from '../testing/databases.js';
+import type { TestServer } from '../testing/server.js';
+import { TestSocket } from './test-client.js';
+import { type Game, createGame, display, startGameServer } from './test-setup.js';
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function until(condition: () => boolean, timeoutMs = 3_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await sleep(20);
+  }
+}
+
+describe.each(DIALECTS)('socket health on %s', (dialect) => {
+  let server: TestServer;
+  let game: Game;
+
+  beforeAll(async () => {
+    const started = await startGameServer(dialect, new FakeClock(), {
+      heartbeat: { pingIntervalMs: 100, bufferCheckIntervalMs: 50, maxBufferedBytes: 256 * 1024 },
+    });
+    server = started.server;
+    game = await createGame(server, started.api, { items: [{ slide: 'intro' }], players: 0 });
+  });
+  afterAll(() => server?.close());
+
+  it('terminates a socket that stops answering pings and keeps one that answers', async () => {
+    const silent = await TestSocket.open(server.baseUrl, { type: 'display', sessionId: game.sessionId }, { autoPong: false });
+    const healthy = await display(server, game);
+    expect((await silent.closed).code).toBe(1006); // terminated, no close handshake
+    await sleep(300);
+    expect(healthy.isOpen).toBe(true);
+    expect(server.server.realtime.hub.countFor(game.sessionId).displays).toBe(1);
+    await healthy.close();
+  });
+
+  it('closes a socket whose send buffer stays over the bound, without touching the others', async () => {
+    const slow = await display(server, game);
+    const reader = await display(server, game);
+    const { hub } = server.server.realtime;
+    const slowClient = [...hub.all()].find((c) => c.sessionId === game.sessionId && c.role === 'display')!;
+    slow.ws.pause(); // stops reading: the server's send buffer for it can only grow
+    const big = { type: 'error', code: 'message/invalid', message: 'x'.repeat(100_000) } as ServerMessage;
+    for (let i = 0; i < 200 && slowClient.socket.readyState === 1; i++) {
+      hub.toConnection(game.sessionId, slowClient.id, big);
+      if (i % 20 === 19) await sleep(10);
+    }
+    await until(() => hub.countFor(game.sessionId).displays === 1);
+    expect(reader.isOpen).toBe(true);
+    const frames = reader.messages.length;
+    hub.toSession(game.sessionId, 'displays', { type: 'leaderboard_update', leaderboard: [] });
+    await reader.waitFor((m) => m.type === 'leaderboard_update', { from: frames });
+    slow.ws.resume();
+    expect([4429, 1006]).toContain((await slow.closed).code);
+    await reader.close();
+  });
+});

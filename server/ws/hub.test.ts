@@ -1,0 +1,71 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import WebSocket from 'ws';
+import type { ServerMessage } from '../../protocol/index.js';
+import { type Client, Hub } from './hub.js';
+
+/** A socket stand-in that records what it was given. */
+function fakeClient(id: string, role: Client['role'], playerId: string | null = null, sessionId = 's1'): Client & { sent: unknown[] } {
+  const sent: unknown[] = [];
+  const socket = { readyState: WebSocket.OPEN, send: (data: unknown) => sent.push(data) } as unknown as WebSocket;
+  return { id, sessionId, role, playerId, socket, alive: true, overBufferChecks: 0, sent };
+}
+
+const tick: ServerMessage = { type: 'timer_tick', questionId: 'q1', timeRemaining: 9, serverTime: 1, endsAt: 2 };
+
+describe('Hub fan-out', () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  it('serializes a broadcast once and hands the same buffer to every socket of the target', () => {
+    const hub = new Hub();
+    const admin = fakeClient('a', 'admin');
+    const displays = [fakeClient('d1', 'display'), fakeClient('d2', 'display')];
+    const players = [fakeClient('p1', 'player', 'ann'), fakeClient('p2', 'player', 'bob'), fakeClient('p3', 'player', 'cy')];
+    const elsewhere = fakeClient('x', 'display', null, 's2');
+    for (const c of [admin, ...displays, ...players, elsewhere]) hub.add(c);
+
+    const stringify = vi.spyOn(JSON, 'stringify');
+    hub.toSession('s1', 'audience', tick);
+    expect(stringify).toHaveBeenCalledTimes(1);
+    const frame = displays[0].sent[0];
+    expect(Buffer.isBuffer(frame)).toBe(true);
+    for (const c of [...displays, ...players]) {
+      expect(c.sent).toHaveLength(1);
+      expect(c.sent[0]).toBe(frame); // the very same Buffer, not an equal copy
+    }
+    expect(admin.sent).toEqual([]);
+    expect(elsewhere.sent).toEqual([]);
+    expect(JSON.parse(String(frame))).toEqual(tick);
+
+    hub.toSession('s1', 'admins', tick);
+    hub.toSession('s1', 'all', tick);
+    expect(admin.sent).toHaveLength(2);
+    expect(players[0].sent).toHaveLength(2);
+    expect(stringify).toHaveBeenCalledTimes(3);
+  });
+
+  it('reaches every socket of one player, and one connection by id', () => {
+    const hub = new Hub();
+    const phone = fakeClient('p1', 'player', 'ann');
+    const tablet = fakeClient('p2', 'player', 'ann');
+    const other = fakeClient('p3', 'player', 'bob');
+    for (const c of [phone, tablet, other]) hub.add(c);
+    hub.toPlayer('s1', 'ann', tick);
+    expect([phone.sent.length, tablet.sent.length, other.sent.length]).toEqual([1, 1, 0]);
+    hub.toConnection('s1', 'p3', tick);
+    expect(other.sent).toHaveLength(1);
+
+    hub.remove(phone);
+    hub.toPlayer('s1', 'ann', tick);
+    expect([phone.sent.length, tablet.sent.length]).toEqual([1, 2]);
+    expect(hub.countFor('s1')).toEqual({ admins: 0, displays: 0, players: 2 });
+  });
+
+  it('skips sockets that are not open', () => {
+    const hub = new Hub();
+    const closing = fakeClient('d1', 'display');
+    (closing.socket as { readyState: number }).readyState = WebSocket.CLOSING;
+    hub.add(closing);
+    hub.toSession('s1', 'displays', tick);
+    expect(closing.sent).toEqual([]);
+  });
+});
