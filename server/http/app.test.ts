@@ -61,6 +61,15 @@ describe('the app shell', () => {
     expect([200, 302]).toContain(ui.status);
   });
 
+  it('answers malformed URLs and over-long ids with { message } only', async () => {
+    const bad = await api.get('/api/sessions/%E0%A4%A');
+    expect(bad.status).toBe(400);
+    expect(bad.body).toEqual({ message: 'Malformed URL' });
+    const long = await api.get(`/api/sessions/${'a'.repeat(500)}`);
+    expect(long.status).toBe(414);
+    expect(long.body).toEqual({ message: 'A path parameter is too long' });
+  });
+
   it('never answers a stack trace, whatever the body', async () => {
     await api.login();
     for (const payload of ['[', 'null', '"text"', '12', '{"title": {"$gt": ""}}']) {

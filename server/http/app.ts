@@ -35,8 +35,15 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
     logger: options.logger ?? false,
     bodyLimit: JSON_BODY_LIMIT_BYTES,
     trustProxy: true,
-    // Never echo internals: errors go through our handler only.
     return503OnClosing: true,
+    // Errors raised before routing (bad percent-encoding) also leave as { message }, without the URL.
+    frameworkErrors: (error, _request, reply) => {
+      const messages: Record<string, string> = {
+        FST_ERR_BAD_URL: 'Malformed URL',
+        FST_ERR_MAX_PARAM_LENGTH: 'A path parameter is too long',
+      };
+      reply.status(error.statusCode ?? 400).send({ message: messages[error.code] ?? 'Bad request' });
+    },
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);

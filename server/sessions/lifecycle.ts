@@ -4,6 +4,8 @@ import type { Store } from '../storage/store.js';
 import { newId, nowIso } from '../storage/util.js';
 import { AppError } from '../http/errors.js';
 
+const COPY_SUFFIX = ' (Copy)';
+
 export interface LifecycleEvents {
   /** A session went live (start, restart or its scheduled time). */
   started: [sessionId: string];
@@ -50,8 +52,9 @@ export class SessionLifecycle extends EventEmitter<LifecycleEvents> {
 
   async delete(id: string): Promise<void> {
     const session = await this.require(id);
-    if (session.status === 'live') throw AppError.conflict('A live session cannot be deleted. Stop it first.');
-    await this.store.sessions.delete(id);
+    if (session.status === 'live' || !(await this.store.sessions.deleteUnlessLive(id))) {
+      throw AppError.conflict('A live session cannot be deleted. Stop it first.');
+    }
   }
 
   async start(id: string): Promise<Session> {
@@ -100,7 +103,8 @@ export class SessionLifecycle extends EventEmitter<LifecycleEvents> {
         .insertInto('sessions')
         .values({
           id: copyId,
-          title: `${source.title} (Copy)`,
+          // Titles are at most 200 characters: shorten the original so the suffix fits.
+          title: `${source.title.slice(0, 200 - COPY_SUFFIX.length)}${COPY_SUFFIX}`,
           status: 'draft',
           created_at: nowIso(),
           auditorium_id: source.auditoriumId,

@@ -30,7 +30,10 @@ const provider: MigrationProvider = { getMigrations: async () => migrations };
 export async function openDatabase(options: OpenDatabaseOptions): Promise<DatabaseHandle> {
   const handle = options.databaseUrl ? openPostgres(options.databaseUrl, options.pgSchema) : openSqlite(options.dataDir);
   try {
-    const { error, results } = await new Migrator({ db: handle.db, provider }).migrateToLatest();
+    // On PostgreSQL the migration bookkeeping lives in our own schema: Kysely otherwise looks for its
+    // tables across every schema and trips over another application's (or another test run's).
+    const migrationTableSchema = handle.dialect === 'postgres' ? (options.pgSchema ?? 'public') : undefined;
+    const { error, results } = await new Migrator({ db: handle.db, provider, migrationTableSchema }).migrateToLatest();
     if (error) {
       const failed = results?.find((r) => r.status === 'Error')?.migrationName;
       throw new Error(`Database migration ${failed ?? ''} failed: ${(error as Error).message ?? error}`);

@@ -111,6 +111,12 @@ export class SessionRepository {
     return Number(result.numUpdatedRows) === 1;
   }
 
+  /** Deletes a session unless it is live (checked in the same statement, so a start cannot slip between). */
+  async deleteUnlessLive(id: string): Promise<boolean> {
+    const result = await this.db.deleteFrom('sessions').where('id', '=', id).where('status', '!=', 'live').executeTakeFirst();
+    return Number(result.numDeletedRows) === 1;
+  }
+
   async delete(id: string): Promise<boolean> {
     const result = await this.db.deleteFrom('sessions').where('id', '=', id).executeTakeFirst();
     return Number(result.numDeletedRows) === 1;

@@ -63,7 +63,10 @@ export const publicRoutes: RouteModule = (app, { store, config, joinLinks }) => 
   app.post('/api/sessions/:id/validate-access', { schema: { tags, params: sessionParam, body: accessBody } }, async (request) => {
     const session = await requireSession(request.params.id);
     const check = joinLinks.check(session.id, request.body.timestamp, request.body.signature);
-    return check.valid ? { valid: true, message: 'Access granted' } : { valid: false, message: returnMessageOf(session) };
+    if (!check.valid) return { valid: false, message: returnMessageOf(session) };
+    // A good link to a game that has ended would only fail at registration: say so now.
+    if (session.status === 'finished') return { valid: false, message: FINISHED_MESSAGE };
+    return { valid: true, message: 'Access granted' };
   });
 
   app.post('/api/player/register', { schema: { tags, body: registerBody } }, async (request, reply) => {
