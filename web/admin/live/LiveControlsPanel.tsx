@@ -6,8 +6,7 @@ import { liveCounterText } from './adminSocket';
 import type { AdminSessionState } from '../../../protocol/index';
 import { getAdminToken } from '../../common/auth';
 import { errorToast } from '../../common/toast';
-import { socketUrl } from '../../common/reconnect';
-import { useReconnectingSocket } from '../../common/useReconnectingSocket';
+import { useSessionSocket } from '../../common/realtime/useSessionSocket';
 import { Button } from '../../common/ui/Button';
 import { Badge } from '../../common/ui/Card';
 import type { Session } from '../types';
@@ -21,8 +20,11 @@ export function LiveControlsPanel({ session }: { session: Session }) {
   const [open, setOpen] = useState(true);
   const [state, setState] = useState<AdminSessionState | null>(null);
   const token = getAdminToken();
-  const { status, closeReason, send } = useReconnectingSocket<AdminServerMessage>({
-    url: token ? socketUrl({ sessionId: session.id, type: 'admin', token }) : null,
+  const { status, closed, send } = useSessionSocket<AdminServerMessage>({
+    sessionId: session.id,
+    type: 'admin',
+    params: { token: token ?? '' },
+    enabled: !!token,
     onMessage: (message) => {
       if (message.type === 'session_state' && message.view === 'admin') setState(message);
       else if (message.type === 'error') errorToast(message.message);
@@ -52,7 +54,7 @@ export function LiveControlsPanel({ session }: { session: Session }) {
             ) : (
               <Badge tone="warning">
                 <WifiOff className="size-3" aria-hidden />
-                {status === 'closed' ? 'Offline' : 'Reconnecting...'}
+                {status === 'connecting' ? 'Connecting...' : status === 'reconnecting' ? 'Reconnecting...' : 'Offline'}
               </Badge>
             )}
             <ChevronDown className="size-4 transition-transform group-data-[state=open]:rotate-180" aria-hidden />
@@ -60,9 +62,9 @@ export function LiveControlsPanel({ session }: { session: Session }) {
         </button>
       </Collapsible.Trigger>
       <Collapsible.Content className="grid gap-3 border-t border-red-500/20 p-3">
-        {status === 'closed' && closeReason && (
+        {closed && (
           <p role="alert" className="text-xs text-amber-200">
-            {closeReason}
+            {closed.reason || `Live controls were refused (${closed.code}).`}
           </p>
         )}
         <p className="text-sm font-medium" data-testid="live-counter" aria-live="polite">
