@@ -188,6 +188,48 @@ describe.each(DIALECTS)('a full game over /ws on %s', (dialect) => {
     await Promise.all([d, a, ...p].map((s) => s.close()));
   });
 
+  it('skips an item removed while a question runs, and a restarted session begins afresh', async () => {
+    const other = await createGame(server, api, {
+      items: [{ question: { text: 'First?', correctIndex: 0 } }, { slide: 'break' }, { question: { text: 'Second?', correctIndex: 0 } }],
+      players: 1,
+    });
+    const [q1, q2] = other.questions;
+    const d = await display(server, other);
+    const p1 = await player(server, other, 0);
+    const opened = nextState(d, 'question');
+    await api.post(`/api/admin/sessions/${other.sessionId}/start`);
+    await opened;
+    await server.server.realtime.rooms.whenIdle();
+
+    // The operator removes the break slide while question 1 is open: the question is untouched.
+    const items = (await api.get(`/api/admin/sessions/${other.sessionId}/items`)).body as { id: string; itemType: string }[];
+    const slideItem = items.find((i) => i.itemType === 'slide')!;
+    expect((await api.delete(`/api/admin/sessions/${other.sessionId}/items/${slideItem.id}`)).status).toBeLessThan(300);
+    await server.server.realtime.rooms.whenIdle();
+    const result = p1.next('answer_result');
+    p1.send({ type: 'submit_answer', questionId: q1.id, selectedIndex: 0 });
+    expect(await result).toMatchObject({ questionId: q1.id, pointsEarned: 100, newScore: 100 });
+    const second = nextState(d, 'question');
+    await clock.advance(10_000); // reveal 5 s + "Get Ready!" 5 s; no slide any more
+    expect((await second).question.id).toBe(q2.id);
+
+    const finished = nextState(d, 'finished');
+    await api.post(`/api/admin/sessions/${other.sessionId}/stop`);
+    await finished;
+    const again = nextState(d, 'question');
+    expect((await api.post(`/api/admin/sessions/${other.sessionId}/restart`)).status).toBe(200);
+    const restarted = await again;
+    expect(restarted).toMatchObject({ question: { id: q1.id }, leaderboard: [] });
+    // Asking numbers start again at 1 (the restart deleted the old answers), and scoring is fresh.
+    await server.server.realtime.rooms.whenIdle();
+    const fresh = p1.next('answer_result');
+    p1.send({ type: 'submit_answer', questionId: q1.id, selectedIndex: 0 });
+    expect(await fresh).toMatchObject({ pointsEarned: 100, newScore: 100 });
+    await server.server.realtime.rooms.whenIdle();
+    expect(await server.server.deps.store.scores.answersForAsking(other.sessionId, 1)).toHaveLength(1);
+    await Promise.all([d.close(), p1.close()]);
+  });
+
   it('closes sockets that fail authentication with 4401/4404 and a reason', async () => {
     const { baseUrl } = server;
     const sessionId = game.sessionId;

@@ -1,0 +1,115 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { LiveSnapshot } from '../engine/index.js';
+import { createTestDatabase, DIALECTS, type TestDatabase } from '../testing/databases.js';
+import { openStore, type Store } from '../storage/store.js';
+import { DbRoomStorage } from './db-storage.js';
+
+const T0 = Date.parse('2030-01-01T20:00:00.000Z');
+
+const snapshot: LiveSnapshot = {
+  version: 1,
+  itemIndex: 0,
+  itemId: 'item',
+  phase: 'reveal',
+  phaseStartedAtMs: T0,
+  phaseEndsAtMs: T0 + 5_000,
+  asking: 1,
+  autoRotate: false,
+  mediaItemCount: null,
+};
+
+describe.each(DIALECTS)('DbRoomStorage on %s', (dialect) => {
+  let database: TestDatabase;
+  let store: Store;
+  let storage: DbRoomStorage;
+
+  beforeAll(async () => {
+    database = await createTestDatabase(dialect);
+    store = await openStore({ databaseUrl: database.databaseUrl, dataDir: database.dataDir, pgSchema: database.pgSchema });
+    storage = new DbRoomStorage(store);
+  });
+  afterAll(async () => {
+    await store?.close();
+    await database?.drop();
+  });
+
+  async function liveSession(title: string) {
+    const session = await store.sessions.create(
+      { title, auditoriumId: null, startsAt: null, autoRotate: true, mediaItemsPerTransition: 2, returnMessage: null },
+      'draft',
+    );
+    await store.sessions.transition(session.id, ['draft'], 'live');
+    return session.id;
+  }
+
+  const question = (text: string, mediaId: string | null = null) =>
+    store.questions.create({ text, choices: ['a', 'b', 'c', 'd'], correctIndex: 2, points: 50, timeLimitSeconds: 15, categories: ['x'], mediaId });
+
+  it('loads the program in order, with full questions, their media and the session’s media', async () => {
+    const sessionId = await liveSession('Program');
+    const poster = await store.media.create({ filePath: '/media/poster', phoneFilePath: null, fileType: 'image', duration: 4, promotionalLink: null });
+    const trailer = await store.media.create({ filePath: '/media/trailer', phoneFilePath: '/media/trailer-m', fileType: 'video', duration: 9, promotionalLink: 'https://example.com' });
+    const q = await question('With a picture?', poster.id);
+    await store.items.append(sessionId, { item_type: 'slide', question_id: null, slide_type: 'join', slide_data: JSON.stringify({ text: 'Scan!' }), media_item_count: null });
+    await store.items.append(sessionId, { item_type: 'question', question_id: q.id, slide_type: null, slide_data: null, media_item_count: null });
+    await store.items.append(sessionId, { item_type: 'media_block', question_id: null, slide_type: null, slide_data: null, media_item_count: 3 });
+    await store.media.assign(sessionId, trailer.id);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    await store.media.assign(sessionId, poster.id);
+
+    const session = (await storage.loadSession(sessionId))!;
+    expect(session).toMatchObject({ status: 'live', autoRotate: true, mediaItemsPerTransition: 2, live: null });
+    const program = await storage.loadProgram(session);
+    expect(program.items.map((i) => i.itemType)).toEqual(['slide', 'question', 'media_block']);
+    expect(program.items[0]).toMatchObject({ slideType: 'join', slideData: { text: 'Scan!' } });
+    expect(program.items[1]).toMatchObject({
+      question: { id: q.id, correctIndex: 2, points: 50, timeLimitSeconds: 15, media: { id: poster.id, filePath: '/media/poster', duration: 4 } },
+    });
+    expect(program.items[2]).toMatchObject({ mediaItemCount: 3 });
+    expect(program.media.map((m) => m.id)).toEqual([trailer.id, poster.id]);
+    expect(program.media[0]).toEqual({
+      id: trailer.id, filePath: '/media/trailer', phoneFilePath: '/media/trailer-m', fileType: 'video', duration: 9, promotionalLink: 'https://example.com',
+    });
+  });
+
+  it('stores answers once per asking, dropping rows whose player is gone, and reads them back with names', async () => {
+    const sessionId = await liveSession('Answers');
+    const q = await question('Gone?');
+    const ann = await store.players.register('Ann', 'ann@example.com', 'hash-ann');
+    const answer = (playerId: string, selectedIndex: number) => ({
+      sessionId,
+      playerId,
+      asking: 1,
+      answer: { questionId: q.id, selectedIndex, isCorrect: selectedIndex === 2, pointsEarned: selectedIndex === 2 ? 40 : 0, elapsedMs: 1234, answeredAtMs: T0 + 1234 },
+    });
+    await storage.saveAnswers([answer(ann.id, 2), answer('deleted-player', 1)]);
+    await storage.saveAnswers([answer(ann.id, 0)]); // a retried or duplicate write keeps the first
+    expect(await storage.loadAnswers(sessionId, 1)).toEqual([
+      { playerId: ann.id, name: 'Ann', asking: 1, questionId: q.id, selectedIndex: 2, isCorrect: true, pointsEarned: 40, elapsedMs: 1234, answeredAtMs: T0 + 1234 },
+    ]);
+    expect(await storage.loadAnswers(sessionId, 2)).toEqual([]);
+  });
+
+  it('commits scores, snapshot and auto-play together; never revives a stopped session', async () => {
+    const sessionId = await liveSession('Commit');
+    const bob = await store.players.register('Bob', 'bob@example.com', 'hash-bob');
+    await storage.commit({
+      sessionId,
+      scores: [{ playerId: bob.id, pointsTotal: 70, reachedAtMs: T0 }, { playerId: 'deleted-player', pointsTotal: 5, reachedAtMs: T0 }],
+      snapshot: { live: snapshot, currentQuestionIndex: 2 },
+      autoRotate: false,
+    });
+    expect(await storage.loadScores(sessionId)).toEqual([{ playerId: bob.id, name: 'Bob', pointsTotal: 70, reachedAtMs: T0 }]);
+    expect((await storage.loadSession(sessionId))!.live).toEqual(snapshot);
+    expect(await store.sessions.get(sessionId)).toMatchObject({ autoRotate: false, currentQuestionIndex: 2 });
+
+    // Stopped meanwhile: a late snapshot is not written over the finished session.
+    await store.sessions.transition(sessionId, ['live'], 'finished');
+    await storage.commit({ sessionId, scores: [], snapshot: { live: { ...snapshot, asking: 9 }, currentQuestionIndex: 3 } });
+    expect(await store.sessions.getLiveState(sessionId)).toBeNull();
+    // The runner's own final write (nothing to resume) still records the position.
+    await storage.commit({ sessionId, scores: [], snapshot: { live: null, currentQuestionIndex: 1 } });
+    expect(await store.sessions.get(sessionId)).toMatchObject({ status: 'finished', currentQuestionIndex: 1 });
+    expect(await storage.listLiveSessionIds()).not.toContain(sessionId);
+  });
+});
