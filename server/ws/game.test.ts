@@ -243,6 +243,7 @@ describe.each(DIALECTS)('a full game over /ws on %s', (dialect) => {
       [{ type: 'player', sessionId, playerId: 'nobody', playerToken: p1.playerToken }, CLOSE_CODES.notFound, 'Player not found'],
       [{ type: 'player', sessionId: 'no-such-session', playerId: p1.id, playerToken: p1.playerToken }, CLOSE_CODES.notFound, 'Session not found'],
       [{ type: 'spectator', sessionId }, CLOSE_CODES.badRequest, 'type must be admin, display or player'],
+      [{ type: 'display' }, CLOSE_CODES.badRequest, 'Invalid connection query: sessionId Invalid input: expected string, received undefined'],
     ];
     for (const [query, code, reason] of refusals) {
       const socket = await TestSocket.open(baseUrl, query);
