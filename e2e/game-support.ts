@@ -3,7 +3,7 @@ import path from 'node:path';
 import { deflateSync } from 'node:zlib';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import WebSocket from 'ws';
-import { startTestServer, type TestServer } from '../server/testing/server.js';
+import { WEB_DIR, startTestServer, type TestServer } from '../server/testing/server.js';
 import { SeedApi } from './support/app.js';
 import { launchBrowser } from './support/browser.js';
 
@@ -24,8 +24,14 @@ export interface GameHarness {
   close(): Promise<void>;
 }
 
+/**
+ * The built web app to serve: dist/web, or MARQUEE_WEB_DIR for a private build
+ * (`npx vite build --outDir /tmp/x --emptyOutDir`) that other builds in the same checkout cannot swap out mid-run.
+ */
+export const BUILT_WEB_DIR = process.env.MARQUEE_WEB_DIR ?? WEB_DIR;
+
 export async function startGameHarness(env: Record<string, string> = {}): Promise<GameHarness> {
-  const server = await startTestServer({ env });
+  const server = await startTestServer({ env, webDir: BUILT_WEB_DIR });
   let browser: Browser;
   try {
     browser = await launchBrowser();

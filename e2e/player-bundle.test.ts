@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { WEB_DIR } from '../server/testing/server.js';
+import { BUILT_WEB_DIR as WEB_DIR } from './game-support.js';
 
 /**
  * The phone's page must load fast on a crowded cinema Wi-Fi: the player routes pull in at most

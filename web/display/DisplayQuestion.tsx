@@ -39,13 +39,14 @@ export function DisplayQuestion({ theme, question, correctIndex }: Props) {
               style={{
                 border: `0.2rem solid ${correct ? 'var(--mq-success)' : 'var(--mq-primary)'}`,
                 backgroundColor: correct ? 'var(--mq-success)' : undefined,
+                color: correct ? 'var(--mq-on-success)' : undefined,
                 opacity: revealed && !correct ? 0.3 : 1,
                 transform: correct ? 'scale(1.03)' : undefined,
               }}
             >
               <span
                 className="mq-heading flex size-16 shrink-0 items-center justify-center rounded-full text-4xl font-bold"
-                style={{ backgroundColor: correct ? 'rgb(0 0 0 / 0.25)' : 'var(--mq-primary)' }}
+                style={correct ? { backgroundColor: 'rgb(0 0 0 / 0.2)' } : { backgroundColor: 'var(--mq-primary)', color: 'var(--mq-on-primary)' }}
                 aria-hidden
               >
                 {correct ? <Check className="size-10" strokeWidth={3} /> : choiceLetter(index)}

@@ -63,7 +63,7 @@ function RulesSlide() {
           <li key={rule} className="mq-panel flex items-center gap-6 rounded-2xl px-8 py-5 text-4xl">
             <span
               className="mq-heading flex size-14 shrink-0 items-center justify-center rounded-full text-3xl font-bold"
-              style={{ backgroundColor: 'var(--mq-primary)' }}
+              style={{ backgroundColor: 'var(--mq-primary)', color: 'var(--mq-on-primary)' }}
               aria-hidden
             >
               {index + 1}

@@ -8,7 +8,7 @@ export function Interstitial({ items }: { items: MediaView[] }) {
   if (!item) return <GetReady />;
   return (
     <section className="flex h-full w-full items-center justify-center" aria-label="Media" data-testid="display-media" data-media-id={item.id} data-position={position}>
-      <MediaFrame media={item} className="max-h-full max-w-full rounded-2xl object-contain shadow-2xl" />
+      <MediaFrame media={item} className="h-full w-full object-contain" />
     </section>
   );
 }

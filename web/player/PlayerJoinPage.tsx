@@ -89,8 +89,8 @@ export default function PlayerJoinPage() {
           <button
             type="submit"
             disabled={joining}
-            className="min-h-14 rounded-xl px-6 text-lg font-bold text-white transition-opacity disabled:opacity-60"
-            style={{ backgroundColor: 'var(--mq-primary)' }}
+            className="min-h-14 rounded-xl px-6 text-lg font-bold transition-opacity disabled:opacity-60"
+            style={{ backgroundColor: 'var(--mq-primary)', color: 'var(--mq-on-primary)' }}
           >
             {joining ? 'Joining...' : 'Join Game'}
           </button>

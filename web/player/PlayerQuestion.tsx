@@ -40,7 +40,7 @@ export function PlayerQuestion({ state, onPick }: { state: PlayerGameState; onPi
             >
               <span
                 className="mq-heading flex size-10 shrink-0 items-center justify-center rounded-full text-lg font-bold"
-                style={{ backgroundColor: resultTone ? 'rgb(0 0 0 / 0.25)' : 'var(--mq-primary)', color: '#fff' }}
+                style={resultTone ? { backgroundColor: 'rgb(0 0 0 / 0.2)' } : { backgroundColor: 'var(--mq-primary)', color: 'var(--mq-on-primary)' }}
                 aria-hidden
               >
                 {resultTone === 'correct' ? <Check className="size-6" strokeWidth={3} /> : resultTone === 'wrong' ? <X className="size-6" strokeWidth={3} /> : letter(index)}
@@ -71,7 +71,7 @@ function statusLine(state: PlayerGameState, ended: boolean): string {
 const DESTRUCTIVE = '#DC2626';
 
 function buttonStyle(chosen: boolean, tone: 'correct' | 'wrong' | null, locked: boolean): React.CSSProperties {
-  if (tone === 'correct') return { backgroundColor: 'var(--mq-success)', borderColor: 'var(--mq-success)', color: '#fff' };
+  if (tone === 'correct') return { backgroundColor: 'var(--mq-success)', borderColor: 'var(--mq-success)', color: 'var(--mq-on-success)' };
   if (tone === 'wrong') return { backgroundColor: DESTRUCTIVE, borderColor: DESTRUCTIVE, color: '#fff' };
   if (chosen) return { backgroundColor: 'rgb(255 255 255 / 0.14)', borderColor: 'var(--mq-primary)' };
   // Once a pick is made, the other buttons dim.

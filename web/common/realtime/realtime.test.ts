@@ -5,6 +5,7 @@ import { mediaDurationMs, phoneSource, rotationItems, rotationKey } from './medi
 import { ServerClock, secondsUntil } from './serverClock';
 import { PERMANENT_CLOSE_CODES, RECONNECT_MAX_DELAY_MS, RECONNECT_MIN_DELAY_MS, reconnectDelayMs, sessionSocketUrl } from './timings';
 import { formatCountdown } from './useCountdown';
+import { readableTextOn, themeVariables, liveTheme } from './themeStyle';
 
 describe('reconnect timings (SPEC §9)', () => {
   it('grows from 1000 ms to at most 5000 ms, jitter taking off at most half', () => {
@@ -183,5 +184,37 @@ describe('interstitial media (SPEC §4)', () => {
     expect(phoneSource(media('a', 1, '/media/small'))).toBe('/media/small');
     expect(phoneSource(media('a', 1))).toBe('/media/a');
     expect(rotationKey([media('a', 1)])).not.toBe(rotationKey([media('a', 1), media('b', 1)]));
+  });
+});
+
+describe('theme on the live screens (SPEC §3)', () => {
+  it('fills every field with the defaults, and an unparseable theme is the empty theme', () => {
+    const vars = themeVariables(liveTheme('{not json')) as Record<string, string>;
+    expect(vars['--mq-primary']).toBe('#E74C52');
+    expect(vars['--mq-secondary']).toBe('#6366F1');
+    expect(vars['--mq-bg']).toBe('#0A0A0A');
+    expect(vars['--mq-text']).toBe('#FFFFFF');
+    expect(vars['--mq-success']).toBe('#22C55E');
+    expect(vars['--mq-warning']).toBe('#F59E0B');
+    expect(vars['--mq-overlay']).toBe('0.3');
+    expect(vars['--mq-blur']).not.toBe('none');
+  });
+
+  it('maps the overlay to 10/30/50% and turns the blur off', () => {
+    const of = (theme: object) => themeVariables(liveTheme(theme)) as Record<string, string>;
+    expect(of({ backgroundOverlay: 'light' })['--mq-overlay']).toBe('0.1');
+    expect(of({ backgroundOverlay: 'dark' })['--mq-overlay']).toBe('0.5');
+    expect(of({ backgroundOverlay: 'none' })['--mq-overlay']).toBe('0');
+    expect(of({ backdropBlur: false })['--mq-blur']).toBe('none');
+    expect(of(JSON.stringify({ primaryColor: '#123456' }))['--mq-primary']).toBe('#123456');
+  });
+
+  it('writes white on dark fills and black on light ones', () => {
+    expect(readableTextOn('#E74C52')).toBe('#FFFFFF');
+    expect(readableTextOn('#FF00FF')).toBe('#FFFFFF');
+    expect(readableTextOn('#39FF14')).toBe('#000000');
+    expect(readableTextOn('#D4AF37')).toBe('#000000');
+    expect(readableTextOn('#fff')).toBe('#000000');
+    expect(readableTextOn('gold')).toBe('#FFFFFF');
   });
 });

@@ -1,0 +1,138 @@
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { JoinLinks } from '../server/sessions/join-links.js';
+import { shot, startGameHarness, type GameHarness } from './game-support.js';
+
+/**
+ * Joining with REQUIRE_SIGNED_JOIN on (issue 6 "Done when", SPEC §2/§4/§8 Player join): only the
+ * link shown on the theatre's screen lets a phone in; everything else lands on 'Access Restricted'.
+ */
+const SECRET = 'player-access-test-secret-0123456789';
+const RETURN_MESSAGE = 'Please scan the code on the big screen in Hall 3.';
+const SCAN_TEXT = 'To play trivia, please scan the QR code displayed on the theater screen.';
+
+const text = (page: Page, value: string) => page.getByText(value, { exact: true });
+
+async function expectRestricted(page: Page, message: string): Promise<void> {
+  await text(page, 'Access Restricted').waitFor();
+  await text(page, message).waitFor();
+  await text(page, SCAN_TEXT).waitFor();
+  expect(await page.getByRole('button', { name: 'Join Game' }).count()).toBe(0);
+}
+
+describe('signed join links', () => {
+  let h: GameHarness;
+  let sessionId: string;
+  beforeAll(async () => {
+    h = await startGameHarness({ REQUIRE_SIGNED_JOIN: 'true', SECRET });
+    ({ id: sessionId } = await h.api.seedSession({
+      title: 'Matinee Quiz',
+      returnMessage: RETURN_MESSAGE,
+      items: [{ slide: 'join' }],
+    }));
+    await h.api.start(sessionId);
+  });
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  it("without a signature, registering shows 'Access Restricted' with the session's return message", async () => {
+    const { page } = await h.phone();
+    await page.goto(`/player/${sessionId}`);
+    await page.getByLabel('Your Name').fill('Nosig');
+    await page.getByLabel('Email Address').fill('nosig@example.com');
+    await page.getByRole('button', { name: 'Join Game' }).click();
+    await expectRestricted(page, RETURN_MESSAGE);
+    expect(await page.getByTestId('toast').count()).toBe(0);
+    expect(await page.evaluate(() => localStorage.getItem('player_id'))).toBeNull();
+    await shot(page, 'phone-access-restricted');
+  });
+
+  it("the link on the display's join slide lets a phone in", async () => {
+    const display = await h.display(sessionId);
+    await text(display, 'Scan to Join!').waitFor();
+    const link = await display.locator('canvas[data-join-url]').getAttribute('data-join-url');
+    expect(link).toMatch(new RegExp(`^${h.server.baseUrl}/player/${sessionId}\\?t=\\d+&sig=[0-9a-f]{64}$`));
+
+    const { page } = await h.phone();
+    await page.goto(link!);
+    await text(page, 'Matinee Quiz').waitFor();
+    await text(page, 'Join the live trivia game! Enter your details to start playing.').waitFor();
+
+    // The form's own checks first: both fields required, a valid email.
+    await page.getByRole('button', { name: 'Join Game' }).click();
+    await text(page, 'Please enter your name').waitFor();
+    await text(page, 'Please enter your email address').waitFor();
+    await page.getByLabel('Your Name').fill('  Sam  ');
+    await page.getByLabel('Email Address').fill('sam-at-example');
+    await page.getByRole('button', { name: 'Join Game' }).click();
+    await text(page, 'Please enter a valid email address').waitFor();
+    expect(await page.getByLabel('Your Name').getAttribute('maxlength')).toBe('50');
+    await shot(page, 'phone-join-errors');
+
+    // Held at the network so the pending label can be seen.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route('**/api/player/register', async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.getByLabel('Email Address').fill('sam@example.com');
+    await page.getByRole('button', { name: 'Join Game' }).click();
+    const pending = page.getByRole('button', { name: 'Joining...' });
+    await pending.waitFor();
+    expect(await pending.isDisabled()).toBe(true);
+    release();
+    await page.waitForURL(`**/player/${sessionId}/game`);
+    const stored = await page.evaluate(() => ({ id: localStorage.getItem('player_id'), data: JSON.parse(localStorage.getItem('player_data') ?? 'null') }));
+    expect(stored.data).toMatchObject({ id: stored.id, name: 'Sam', email: 'sam@example.com', sessionId });
+    expect(stored.data.playerToken).toEqual(expect.any(String));
+    await page.getByTestId('player-score').waitFor();
+  });
+
+  it("a tampered or expired signature shows 'Access Restricted' on load", async () => {
+    const fresh = new JoinLinks(SECRET, 3600).create(sessionId).url;
+    const tampered = fresh.replace(/sig=([0-9a-f])/, (_, c: string) => `sig=${c === 'a' ? 'b' : 'a'}`);
+    const expired = new JoinLinks(SECRET, 3600, () => Date.now() - 2 * 3600_000).create(sessionId).url;
+    for (const url of [tampered, expired]) {
+      const { page } = await h.phone();
+      await page.goto(url);
+      await expectRestricted(page, RETURN_MESSAGE);
+    }
+  });
+
+  it('a validation that cannot reach the server says so', async () => {
+    const { page } = await h.phone();
+    await page.route('**/validate-access', (route) => route.abort('internetdisconnected'));
+    await page.goto(new JoinLinks(SECRET, 3600).create(sessionId).url);
+    await expectRestricted(page, 'Unable to validate access. Please scan the QR code at the theater.');
+  });
+
+  it('a link to a finished game says the game has ended', async () => {
+    const { id } = await h.api.seedSession({ title: 'Yesterday', items: [{ slide: 'intro' }] });
+    await h.api.start(id);
+    await h.api.stop(id);
+    const { page } = await h.phone();
+    await page.goto(new JoinLinks(SECRET, 3600).create(id).url);
+    await expectRestricted(page, 'This game has ended. Thanks for playing!');
+  });
+
+  it('a registration failing without a message shows the default toast and keeps the form', async () => {
+    const { page } = await h.phone();
+    await page.route('**/api/player/register', (route) => route.fulfill({ status: 500, body: '' }));
+    await page.goto(new JoinLinks(SECRET, 3600).create(sessionId).url);
+    await page.getByLabel('Your Name').fill('Unlucky');
+    await page.getByLabel('Email Address').fill('unlucky@example.com');
+    await page.getByRole('button', { name: 'Join Game' }).click();
+    await page.getByTestId('toast').getByText('Failed to join session. Please try again.').waitFor();
+    await page.getByRole('button', { name: 'Join Game' }).waitFor();
+    expect(page.url()).not.toContain('/game');
+  });
+
+  it('the game screen sends a phone without a stored player back to the join form', async () => {
+    const { page } = await h.phone();
+    await page.goto(`/player/${sessionId}/game`);
+    await page.waitForURL(`**/player/${sessionId}`);
+    await page.getByRole('button', { name: 'Join Game' }).waitFor();
+  });
+});
