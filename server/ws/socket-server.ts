@@ -125,7 +125,8 @@ export class SocketServer {
   }
 
   private onMessage(client: Client, room: Room, data: RawData, isBinary: boolean): void {
-    const raw = isBinary ? '' : Array.isArray(data) ? Buffer.concat(data).toString('utf8') : Buffer.from(data as Buffer).toString('utf8');
+    // Binary frames are not part of the protocol: '' makes the parser answer "not valid JSON".
+    const raw = isBinary ? '' : Buffer.isBuffer(data) ? data.toString('utf8') : Array.isArray(data) ? Buffer.concat(data).toString('utf8') : Buffer.from(data).toString('utf8');
     const parsed = parseClientMessage(raw, client.role);
     if (!parsed.ok) {
       this.deps.hub.sendTo(client, parsed.error);
