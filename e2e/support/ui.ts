@@ -1,5 +1,5 @@
 import type { Locator, Page } from 'playwright-core';
-import AxeBuilder from '@axe-core/playwright';
+import { AxeBuilder } from '@axe-core/playwright';
 
 /**
  * Small waits and reads for browser tests, in the words a user would use: the toast that shows,

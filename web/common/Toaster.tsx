@@ -7,7 +7,7 @@ export function Toaster() {
   const entry = useCurrentToast();
   const destructive = entry?.variant === 'destructive';
   return (
-    <Toast.Provider swipeDirection="right" duration={entry?.durationMs}>
+    <Toast.Provider swipeDirection="left" duration={entry?.durationMs}>
       {entry && (
         <Toast.Root
           key={entry.id}
@@ -39,7 +39,8 @@ export function Toaster() {
           </Toast.Close>
         </Toast.Root>
       )}
-      <Toast.Viewport className="fixed bottom-0 right-0 z-[100] m-0 flex w-full max-w-sm list-none flex-col gap-2 p-4 outline-none" />
+      {/* Bottom left: dialogs keep their action buttons bottom right, where a toast would cover them. */}
+      <Toast.Viewport className="fixed bottom-0 left-0 z-[100] m-0 flex w-full max-w-sm list-none flex-col gap-2 p-4 outline-none" />
     </Toast.Provider>
   );
 }

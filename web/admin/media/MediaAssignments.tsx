@@ -1,7 +1,6 @@
 import { useEffect, useState } from 'react';
 import { api } from '../../common/api';
 import { Button } from '../../common/ui/Button';
-import { keys } from '../queries';
 import type { Session } from '../types';
 import { CheckboxField } from '../ui/Toggles';
 import { StatusBadge } from '../sessions/StatusBadge';

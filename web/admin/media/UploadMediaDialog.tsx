@@ -105,7 +105,7 @@ export function UploadMediaDialog({ open, onOpenChange }: Props) {
       }
     >
       <form id="media-form" className="grid gap-5" onSubmit={submit}>
-        <UploadSlot label="Display Media (required)" uploaded={display}>
+        <UploadSlot label="Display Media (required)" help={`Shown on the big screen. ${NOTE}`} uploaded={display}>
           <LazyUploader
             id="media-display"
             resetKey={formKey}
@@ -118,7 +118,7 @@ export function UploadMediaDialog({ open, onOpenChange }: Props) {
             {...uploadHandlers('display')}
           />
         </UploadSlot>
-        <UploadSlot label="Phone Media (optional)" help="A phone-optimised version, e.g. portrait or smaller." uploaded={phone}>
+        <UploadSlot label="Phone Media (optional)" help={`A phone-optimised version, e.g. portrait or smaller. ${NOTE}`} uploaded={phone}>
           <LazyUploader
             id="media-phone"
             resetKey={formKey}

@@ -62,9 +62,9 @@ export function PlayersTab() {
               </span>
               <div className="min-w-0 flex-1">
                 <p className="truncate font-semibold">{player.name}</p>
-                <p className="flex items-center gap-1 truncate text-sm text-muted">
+                <p className="flex items-center gap-1 text-sm text-muted" title={player.email}>
                   <Mail className="size-3.5 shrink-0" aria-hidden />
-                  {player.email}
+                  <span className="truncate">{player.email}</span>
                 </p>
                 <p className="text-xs text-muted">Joined {formatDate(player.createdAt)}</p>
               </div>

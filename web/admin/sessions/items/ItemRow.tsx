@@ -34,7 +34,7 @@ interface Props {
 }
 
 export function ItemRow(props: Props) {
-  const { item, position, isFirst, isLast, reorderPending, removePending, onMove, onRemove } = props;
+  const { position, isFirst, isLast, reorderPending, removePending, onMove, onRemove } = props;
   return (
     <li className="flex items-start gap-3 rounded-lg border border-border bg-surface-2 p-3" data-testid="session-item">
       <span className="flex size-8 shrink-0 items-center justify-center rounded-full bg-background text-sm font-bold">
