@@ -38,6 +38,37 @@ describe('admin login, redirect and logout', () => {
     expect(await page.getByRole('button', { name: 'Login to Admin Dashboard' }).isEnabled()).toBe(true);
   });
 
+  it("reads 'Logging in...' and is disabled while the call is pending", async () => {
+    const page = await h.newPage();
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    await page.route('**/api/admin/login', async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.goto('/admin/login');
+    await page.getByPlaceholder('Enter your username').fill(h.server.adminUsername);
+    await page.getByPlaceholder('Enter your password').fill(h.server.adminPassword);
+    await page.getByRole('button', { name: 'Login to Admin Dashboard' }).click();
+    const pending = page.getByRole('button', { name: 'Logging in...' });
+    await pending.waitFor();
+    expect(await pending.isDisabled()).toBe(true);
+    release();
+    await page.waitForURL('**/admin');
+  });
+
+  it("shows 'Error' / 'Failed to connect to server' when the server cannot be reached", async () => {
+    const page = await h.newPage();
+    await page.route('**/api/admin/login', (route) => route.abort('connectionrefused'));
+    await page.goto('/admin/login');
+    await page.getByPlaceholder('Enter your username').fill('someone');
+    await page.getByPlaceholder('Enter your password').fill('something');
+    await page.getByRole('button', { name: 'Login to Admin Dashboard' }).click();
+    const text = await expectToast(page, 'Failed to connect to server');
+    expect(text).toContain('Error');
+    expect(await page.getByRole('button', { name: 'Login to Admin Dashboard' }).isEnabled()).toBe(true);
+  });
+
   it('requires both fields before submitting', async () => {
     const page = await h.newPage();
     await page.goto('/admin/login');
