@@ -27,6 +27,13 @@ export const connectQuerySchema = z.discriminatedUnion('type', [
 export type ConnectQuery = z.infer<typeof connectQuerySchema>;
 
 /** Close codes sent with a human-readable reason. 4xxx mirror the HTTP statuses they resemble. */
+/**
+ * A client may send this many messages per second on average, with bursts of MAX_CLIENT_MESSAGE_BURST;
+ * a phone answers once a question and an admin clicks, so only a runaway or hostile client exceeds it.
+ */
+export const MAX_CLIENT_MESSAGES_PER_SECOND = 5;
+export const MAX_CLIENT_MESSAGE_BURST = 20;
+
 export const CLOSE_CODES = {
   /** Missing or malformed query parameters. */
   badRequest: 4400,
@@ -38,6 +45,8 @@ export const CLOSE_CODES = {
   sessionGone: 4410,
   /** The socket's send buffer stayed over its bound: the client is not reading fast enough. */
   slowConsumer: 4429,
+  /** The client sent messages faster than any person taps (see MAX_CLIENT_MESSAGES_PER_SECOND). */
+  tooManyMessages: 4408,
   /** RFC 6455 "message too big": an incoming frame exceeded MAX_CLIENT_FRAME_BYTES. */
   messageTooBig: 1009,
   /** The server is shutting down; clients should reconnect. */

@@ -13,6 +13,8 @@ export interface LifecycleEvents {
   stopped: [sessionId: string];
   /** Items, questions, media or settings of a session changed (a live room reloads its program). */
   changed: [sessionId: string];
+  /** A session was deleted (its open sockets are closed). */
+  deleted: [sessionId: string];
 }
 
 /**
@@ -55,6 +57,7 @@ export class SessionLifecycle extends EventEmitter<LifecycleEvents> {
     if (session.status === 'live' || !(await this.store.sessions.deleteUnlessLive(id))) {
       throw AppError.conflict('A live session cannot be deleted. Stop it first.');
     }
+    this.emit('deleted', id);
   }
 
   async start(id: string): Promise<Session> {

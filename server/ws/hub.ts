@@ -21,6 +21,9 @@ export interface Client {
   alive: boolean;
   /** Consecutive backpressure checks that found the send buffer over its bound. */
   overBufferChecks: number;
+  /** Token bucket of the incoming message rate limit. */
+  messageTokens: number;
+  tokensRefilledAtMs: number;
 }
 
 interface SessionSockets {
@@ -107,6 +110,13 @@ export class Hub implements Broadcaster {
   toConnection(_sessionId: string, connectionId: string, message: ServerMessage): void {
     const client = this.clients.get(connectionId);
     if (client) send(client, encodeMessage(message));
+  }
+
+  /** Closes every socket of a session (it was deleted). */
+  closeSession(sessionId: string, code: number, reason: string): void {
+    const group = this.sessions.get(sessionId);
+    if (!group) return;
+    for (const set of [group.admins, group.displays, group.players]) for (const client of set) client.socket.close(code, reason);
   }
 
   /** One message to one socket that may not be registered yet (its first session_state). */

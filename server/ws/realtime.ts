@@ -3,6 +3,7 @@
  * server.ts starts it once the HTTP server listens and closes it first on shutdown.
  */
 import type { Server as HttpServer } from 'node:http';
+import { CLOSE_CODES } from '../../protocol/index.js';
 import type { AdminAuth } from '../auth/admin-auth.js';
 import { type Clock, DbRoomStorage, type LifecycleSource, type RoomLog, RoomManager, type RoomStorage, systemClock } from '../rooms/index.js';
 import type { Store } from '../storage/store.js';
@@ -47,6 +48,8 @@ export async function startRealtime(deps: RealtimeDeps, options: RealtimeOptions
   });
   await rooms.start();
   const sockets = new SocketServer({ httpServer: deps.httpServer, hub, rooms, store: deps.store, adminAuth: deps.adminAuth, log: deps.log });
+  const onDeleted = (sessionId: string) => hub.closeSession(sessionId, CLOSE_CODES.sessionGone, 'Session deleted');
+  deps.lifecycle.on('deleted', onDeleted);
   const stopHeartbeat = startHeartbeat(hub, {
     ...DEFAULT_HEARTBEAT,
     ...options.heartbeat,
@@ -58,6 +61,7 @@ export async function startRealtime(deps: RealtimeDeps, options: RealtimeOptions
     hub,
     sockets,
     close: async () => {
+      deps.lifecycle.off('deleted', onDeleted);
       sockets.stopAccepting();
       stopHeartbeat();
       // Rooms first: sockets closing afterwards must not look like players leaving (which could

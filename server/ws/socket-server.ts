@@ -12,7 +12,9 @@
 import type { IncomingMessage, Server as HttpServer } from 'node:http';
 import type { Duplex } from 'node:stream';
 import WebSocket, { WebSocketServer, type RawData } from 'ws';
-import { CLOSE_CODES, MAX_CLIENT_FRAME_BYTES, parseClientMessage } from '../../protocol/index.js';
+import {
+  CLOSE_CODES, MAX_CLIENT_FRAME_BYTES, MAX_CLIENT_MESSAGE_BURST, MAX_CLIENT_MESSAGES_PER_SECOND, parseClientMessage,
+} from '../../protocol/index.js';
 import type { EngineEvent } from '../engine/index.js';
 import type { Room, RoomLog, RoomManager } from '../rooms/index.js';
 import { type AuthDeps, type ConnectionAuth, authenticateConnection } from './auth.js';
@@ -93,6 +95,8 @@ export class SocketServer {
       socket: ws,
       alive: true,
       overBufferChecks: 0,
+      messageTokens: MAX_CLIENT_MESSAGE_BURST,
+      tokensRefilledAtMs: Date.now(),
     };
     this.sockets.add(ws);
 
@@ -124,7 +128,24 @@ export class SocketServer {
       });
   }
 
+  /** Token bucket: false when the client has used up its message allowance. */
+  private withinRate(client: Client): boolean {
+    const now = Date.now();
+    client.messageTokens = Math.min(
+      MAX_CLIENT_MESSAGE_BURST,
+      client.messageTokens + ((now - client.tokensRefilledAtMs) / 1000) * MAX_CLIENT_MESSAGES_PER_SECOND,
+    );
+    client.tokensRefilledAtMs = now;
+    if (client.messageTokens < 1) return false;
+    client.messageTokens -= 1;
+    return true;
+  }
+
   private onMessage(client: Client, room: Room, data: RawData, isBinary: boolean): void {
+    if (!this.withinRate(client)) {
+      client.socket.close(CLOSE_CODES.tooManyMessages, 'Too many messages');
+      return;
+    }
     // Binary frames are not part of the protocol: '' makes the parser answer "not valid JSON".
     const raw = isBinary ? '' : Buffer.isBuffer(data) ? data.toString('utf8') : Array.isArray(data) ? Buffer.concat(data).toString('utf8') : Buffer.from(data).toString('utf8');
     const parsed = parseClientMessage(raw, client.role);
