@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { joinThroughForm, shot, startGameHarness, type AdminSocket, type GameHarness } from './game-support.js';
+import { joinThroughForm, shot, startGameHarness, waitForStyle, type AdminSocket, type GameHarness } from './game-support.js';
 
 /**
  * Every display state on a preset theme (Retro Arcade, with logo and background images), stepped
@@ -29,22 +29,11 @@ const text = (page: Page, value: string) => page.getByText(value, { exact: true 
 const style = (page: Page, selector: string, property: string) =>
   page.locator(selector).first().evaluate((el, p) => getComputedStyle(el).getPropertyValue(p), property);
 
-/** Waits out a CSS transition: the computed value of `property` becomes `value`. */
-async function waitForStyle(page: Page, selector: string, property: string, value: string): Promise<void> {
-  await page.waitForFunction(
-    ([sel, prop, val]) => {
-      const el = document.querySelector(sel);
-      return !!el && getComputedStyle(el).getPropertyValue(prop) === val;
-    },
-    [selector, property, value] as const,
-  );
-}
-
 /** Nothing of the screen's main content may fall outside the viewport (no scrolling on a projector). */
 async function fitsTheScreen(page: Page): Promise<void> {
   const overflow = await page.evaluate(() => {
     const { innerWidth: w, innerHeight: h } = window;
-    const bad = [...document.querySelectorAll('[data-testid="display-screen"] *')].filter((el) => {
+    const bad = Array.from(document.querySelectorAll('[data-testid="display-screen"] *')).filter((el) => {
       const r = el.getBoundingClientRect();
       return r.width > 0 && !el.closest('.sr-only') && (r.right > w + 1 || r.bottom > h + 1 || r.left < -1 || r.top < -1);
     });
@@ -172,6 +161,11 @@ describe('display states on a preset theme', () => {
     await shot(display, 'display-07-question-720p');
     await text(phone.page, QUESTION.text).waitFor();
     await shot(phone.page, 'phone-03-question');
+    // One-handed on the smallest common phone: no sideways scroll at 360 px, thumb-sized buttons.
+    await phone.page.setViewportSize({ width: 360, height: 740 });
+    expect(await phone.page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+    const buttonHeights = await phone.page.getByTestId('answer-button').evaluateAll((bs) => bs.map((b) => b.getBoundingClientRect().height));
+    expect(Math.min(...buttonHeights)).toBeGreaterThanOrEqual(56);
 
     // The same moment at 1080p: same composition, scaled to the screen.
     const big = await h.display(id, { width: 1920, height: 1080 });
@@ -210,6 +204,27 @@ describe('display states on a preset theme', () => {
     await shot(display, 'display-11-finished');
     await text(phone.page, 'Thanks for playing!').waitFor();
     await shot(phone.page, 'phone-05-finished');
+  });
+
+  it("shows 'Loading session...' until the session is known", async () => {
+    const { id } = await h.api.seedSession({ title: 'Slow Start', items: [{ slide: 'intro' }] });
+    const context = await h.browser.newContext({ baseURL: h.server.baseUrl, viewport: { width: 1280, height: 720 } });
+    try {
+      const page = await context.newPage();
+      let release!: () => void;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      await page.route(`**/api/sessions/${id}`, async (route) => {
+        await held;
+        await route.continue();
+      });
+      await page.goto(`/display/${id}`);
+      await text(page, 'Loading session...').waitFor();
+      release();
+      await text(page, 'Slow Start').waitFor();
+      await text(page, 'Get Ready!').waitFor();
+    } finally {
+      await context.close();
+    }
   });
 
   it("shows 'Session not found' for an unknown session", async () => {

@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { joinThroughForm, shot, startGameHarness, type GameHarness } from './game-support.js';
+import { joinThroughForm, shot, startGameHarness, waitForStyle, type GameHarness } from './game-support.js';
 
 /**
  * A whole game as the audience sees it (issue 6, "Done when"): one display at 720p and three
@@ -39,6 +39,11 @@ describe('a whole game on the display and three phones', () => {
     await text(display, 'Live Trivia').waitFor();
     await display.getByTestId('display-default-icon').waitFor();
     await text(display, 'Top Players').waitFor();
+    // The default theme (SPEC §3): background #0A0A0A, blur on, no background image so no overlay.
+    const screenStyle = await display.getByTestId('display-screen').evaluate((el) => getComputedStyle(el).backgroundColor);
+    expect(screenStyle).toBe('rgb(10, 10, 10)');
+    expect(await display.locator('header .mq-panel').evaluate((el) => getComputedStyle(el).backdropFilter)).toBe('blur(14px)');
+    expect(await display.locator('.mq-overlay').count()).toBe(0);
     await shot(display, 'display-01-waiting');
 
     const [ana, ben, cleo] = await Promise.all([h.phone(), h.phone(), h.phone()]);
@@ -67,6 +72,7 @@ describe('a whole game on the display and three phones', () => {
     await countdown.waitFor();
     expect(await countdown.getAttribute('data-warning')).toBe('true');
     expect(await countdown.innerText()).toMatch(/0:0[1-5]/);
+    expect(await countdown.evaluate((el) => getComputedStyle(el).color)).toBe('rgb(245, 158, 11)');
     await shot(display, 'display-02-question');
 
     await text(ana.page, Q1.text).waitFor();
@@ -84,6 +90,8 @@ describe('a whole game on the display and three phones', () => {
     // The reveal: everyone answered, so it comes before the 5 s are up.
     await display.locator('[data-testid="display-choice"][data-correct]').filter({ hasText: 'Wings' }).waitFor();
     expect(await display.locator('[data-testid="display-choice"][data-dimmed]').count()).toBe(3);
+    await waitForStyle(display, '[data-testid="display-choice"][data-correct]', 'background-color', 'rgb(34, 197, 94)');
+    await waitForStyle(display, '[data-testid="display-choice"][data-dimmed]', 'opacity', '0.3');
     expect(await display.getByTestId('display-countdown').count()).toBe(0);
     await shot(display, 'display-03-reveal');
     await ana.page.locator('[data-testid="answer-button"][data-result="correct"]').filter({ hasText: 'Wings' }).waitFor();

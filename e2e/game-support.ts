@@ -198,6 +198,17 @@ export class AdminSocket {
   }
 }
 
+/** Waits out a CSS transition: the computed value of `property` becomes `value`. */
+export async function waitForStyle(page: Page, selector: string, property: string, value: string): Promise<void> {
+  await page.waitForFunction(
+    ([sel, prop, val]) => {
+      const el = document.querySelector(sel);
+      return !!el && getComputedStyle(el).getPropertyValue(prop) === val;
+    },
+    [selector, property, value] as const,
+  );
+}
+
 /** Saves a screenshot when MARQUEE_SCREENSHOTS names a folder; a no-op otherwise (CI). */
 export async function shot(page: Page, name: string): Promise<void> {
   const dir = process.env.MARQUEE_SCREENSHOTS;

@@ -90,6 +90,27 @@ describe('signed join links', () => {
     await page.getByTestId('player-score').waitFor();
   });
 
+  it('the display renews its join link every 30 minutes', async () => {
+    const context = await h.browser.newContext({ baseURL: h.server.baseUrl, viewport: { width: 1280, height: 720 } });
+    try {
+      const page = await context.newPage();
+      const fetched: string[] = [];
+      page.on('request', (request) => {
+        if (request.url().endsWith(`/api/sessions/${sessionId}/join-url`)) fetched.push(request.url());
+      });
+      await page.clock.install();
+      await page.goto(`/display/${sessionId}`);
+      await page.locator('canvas[data-join-url]').waitFor();
+      expect(fetched).toHaveLength(1);
+      await page.clock.fastForward('29:00');
+      expect(fetched).toHaveLength(1);
+      await page.clock.fastForward('01:01');
+      await expect.poll(() => fetched.length).toBe(2);
+    } finally {
+      await context.close();
+    }
+  });
+
   it("a tampered or expired signature shows 'Access Restricted' on load", async () => {
     const fresh = new JoinLinks(SECRET, 3600).create(sessionId).url;
     const tampered = fresh.replace(/sig=([0-9a-f])/, (_, c: string) => `sig=${c === 'a' ? 'b' : 'a'}`);
