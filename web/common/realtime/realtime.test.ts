@@ -201,7 +201,7 @@ describe('theme on the live screens (SPEC §3)', () => {
   });
 
   it('maps the overlay to 10/30/50% and turns the blur off', () => {
-    const of = (theme: object) => themeVariables(liveTheme(theme)) as Record<string, string>;
+    const of = (theme: unknown) => themeVariables(liveTheme(theme)) as Record<string, string>;
     expect(of({ backgroundOverlay: 'light' })['--mq-overlay']).toBe('0.1');
     expect(of({ backgroundOverlay: 'dark' })['--mq-overlay']).toBe('0.5');
     expect(of({ backgroundOverlay: 'none' })['--mq-overlay']).toBe('0');
