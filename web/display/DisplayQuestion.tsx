@@ -5,6 +5,8 @@ import { MediaFrame } from '../common/realtime/MediaFrame';
 import { questionTextStyle } from './displayTheme';
 
 export const choiceLetter = (index: number) => String.fromCharCode(65 + index);
+/** With media on screen the question text steps down a little to leave the picture room. */
+const MEDIA_TEXT_SCALE = 0.75;
 
 interface Props {
   theme: ResolvedTheme;
@@ -16,14 +18,16 @@ interface Props {
 /** The question in large text, its optional media, and the four lettered choices in two columns. */
 export function DisplayQuestion({ theme, question, correctIndex }: Props) {
   const revealed = correctIndex !== null;
+  const withMedia = question.media !== null;
   return (
     <section className="flex h-full w-full max-w-[90rem] flex-col items-center justify-center gap-6" aria-label="Question" data-testid="display-question">
-      <h2 className="mq-heading text-center leading-tight text-balance" style={questionTextStyle(theme)}>
+      <h2 className="mq-heading shrink-0 text-center leading-tight text-balance" style={questionTextStyle(theme, withMedia ? MEDIA_TEXT_SCALE : 1)}>
         {question.text}
       </h2>
       {question.media && (
-        <div className="flex min-h-0 shrink justify-center">
-          <MediaFrame media={question.media} className="max-h-[28vh] max-w-full rounded-2xl object-contain shadow-2xl" />
+        // The media takes what the text and the choices leave, but never less than a fifth of the screen.
+        <div className="flex min-h-[20vh] w-full flex-1 justify-center">
+          <MediaFrame media={question.media} className="h-full max-w-full rounded-2xl object-contain shadow-2xl" />
         </div>
       )}
       <ol className="grid w-full shrink-0 grid-cols-2 gap-5" aria-label="Choices">
@@ -35,7 +39,7 @@ export function DisplayQuestion({ theme, question, correctIndex }: Props) {
               data-testid="display-choice"
               data-correct={correct || undefined}
               data-dimmed={(revealed && !correct) || undefined}
-              className="mq-panel flex min-h-24 items-center gap-5 rounded-2xl px-6 py-4 transition-all duration-500"
+              className={`mq-panel flex items-center gap-5 rounded-2xl px-6 transition-all duration-500 ${withMedia ? 'min-h-20 py-3' : 'min-h-24 py-4'}`}
               style={{
                 border: `0.2rem solid ${correct ? 'var(--mq-success)' : 'var(--mq-primary)'}`,
                 backgroundColor: correct ? 'var(--mq-success)' : undefined,

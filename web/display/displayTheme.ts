@@ -4,9 +4,9 @@ import { FONT_WEIGHT_VALUE, QUESTION_TEXT_REM, type ResolvedTheme } from '../com
 /** The display's question text is the theme's size scaled up for the back row. */
 const DISPLAY_QUESTION_SCALE = 1.5;
 
-export function questionTextStyle(theme: ResolvedTheme): CSSProperties {
+export function questionTextStyle(theme: ResolvedTheme, scale = 1): CSSProperties {
   return {
-    fontSize: `${QUESTION_TEXT_REM[theme.questionTextSize] * DISPLAY_QUESTION_SCALE}rem`,
+    fontSize: `${QUESTION_TEXT_REM[theme.questionTextSize] * DISPLAY_QUESTION_SCALE * scale}rem`,
     fontWeight: FONT_WEIGHT_VALUE[theme.questionFontWeight],
   };
 }
