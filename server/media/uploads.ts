@@ -112,7 +112,13 @@ export class MediaUploads {
     const store = this.local();
     const object = await this.requireMultipart(key, uploadId);
     if (object.status !== 'pending') throw uploadErrors.busy();
-    return store.receivePart(key, partNumber, body, maxBytesFor(object.kind));
+    try {
+      return await store.receivePart(key, partNumber, body, maxBytesFor(object.kind));
+    } catch (err) {
+      // The first part shows what the file is: when it is not media, no later part can help.
+      if (err instanceof AppError && err.statusCode === 415) await this.discard(object, key);
+      throw err;
+    }
   }
 
   async completeMultipart(

@@ -23,29 +23,37 @@ const requireValid = (check: SignatureCheck) => {
 export const mediaPublicRoutes: RouteModule = (app, deps) => {
   const uploads = uploadsFor(deps, app.log);
 
-  app.get('/media/:id', { schema: { tags: ['media'], params: z.object({ id: z.string().max(100) }) } }, async (request, reply) => {
-    const object = await uploads.ready(request.params.id);
-    if (!object?.contentType || object.size == null) throw AppError.notFound('Media not found');
-    const etag = `"${object.etag}"`;
-    reply
-      .header('etag', etag)
-      .header('cache-control', IMMUTABLE_CACHE)
-      .header('x-content-type-options', 'nosniff')
-      .header('accept-ranges', 'bytes');
-    if (object.contentType === 'image/svg+xml') reply.header('content-security-policy', SVG_POLICY);
-    if (etagMatches(request.headers['if-none-match'], etag)) return reply.status(304).send();
+  // GET and HEAD together: Fastify's automatic HEAD route would read the whole file to discard it.
+  app.route({
+    method: ['GET', 'HEAD'],
+    url: '/media/:id',
+    schema: { tags: ['media'], params: z.object({ id: z.string().max(100) }) },
+    handler: async (request, reply) => {
+      const object = await uploads.ready(request.params.id);
+      if (!object?.contentType || object.size == null) throw AppError.notFound('Media not found');
+      const etag = `"${object.etag}"`;
+      reply
+        .header('etag', etag)
+        .header('cache-control', IMMUTABLE_CACHE)
+        .header('x-content-type-options', 'nosniff')
+        .header('accept-ranges', 'bytes');
+      if (object.contentType === 'image/svg+xml') reply.header('content-security-policy', SVG_POLICY);
+      if (etagMatches(request.headers['if-none-match'], etag)) return reply.status(304).send();
 
-    const size = object.size;
-    const ifRange = request.headers['if-range'];
-    const range = rangeStillValid(typeof ifRange === 'string' ? ifRange : undefined, etag) ? parseRange(request.headers.range, size) : undefined;
-    if (range === 'unsatisfiable') {
-      return reply.status(416).header('content-range', `bytes */${size}`).send({ message: 'Range Not Satisfiable' });
-    }
-    reply.type(object.contentType);
-    if (range) reply.status(206).header('content-range', `bytes ${range.start}-${range.end}/${size}`);
-    reply.header('content-length', range ? range.end - range.start + 1 : size);
-    if (request.method === 'HEAD') return reply.send();
-    return reply.send(await deps.mediaStore.open(object.id, range));
+      const size = object.size;
+      const ifRange = request.headers['if-range'];
+      const rangeApplies = rangeStillValid(typeof ifRange === 'string' ? ifRange : undefined, etag);
+      const range = rangeApplies ? parseRange(request.headers.range, size) : undefined;
+      if (range === 'unsatisfiable') {
+        reply.removeHeader('cache-control');
+        return reply.status(416).header('content-range', `bytes */${size}`).send({ message: 'Range Not Satisfiable' });
+      }
+      reply.type(object.contentType);
+      if (range) reply.status(206).header('content-range', `bytes ${range.start}-${range.end}/${size}`);
+      reply.header('content-length', range ? range.end - range.start + 1 : size);
+      if (request.method === 'HEAD') return reply.send();
+      return reply.send(await deps.mediaStore.open(object.id, range));
+    },
   });
 
   const store = deps.mediaStore;

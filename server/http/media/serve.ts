@@ -21,10 +21,9 @@ export function parseRange(header: string | undefined, size: number): ByteRange 
     return { start: Math.max(0, size - length), end: size - 1 };
   }
   const start = Number(match[1]);
-  const end = match[2] === '' ? size - 1 : Number(match[2]);
-  if (end < start) return undefined;
+  if (match[2] !== '' && Number(match[2]) < start) return undefined;
   if (start >= size) return 'unsatisfiable';
-  return { start, end: Math.min(end, size - 1) };
+  return { start, end: match[2] === '' ? size - 1 : Math.min(Number(match[2]), size - 1) };
 }
 
 /** If-None-Match against our (strong) ETag, compared weakly as RFC 9110 asks for this header. */

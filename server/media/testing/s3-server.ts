@@ -85,6 +85,8 @@ export async function startS3TestServer(): Promise<S3TestServer> {
       return { keys: keys.sort(), openUploads };
     },
     close: async () => {
+      // Clients keep connections alive (the AWS SDK's agent does): end them, or close waits on them.
+      server.httpServer.closeAllConnections();
       await server.close();
       fs.rmSync(directory, { recursive: true, force: true });
     },
