@@ -4,7 +4,7 @@ import cookie from '@fastify/cookie';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import Fastify, { type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyReply, type FastifyServerOptions } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { App, AppDeps, RouteModule } from './context.js';
 import { installErrorHandler } from './error-handler.js';
@@ -42,7 +42,8 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
         FST_ERR_BAD_URL: 'Malformed URL',
         FST_ERR_MAX_PARAM_LENGTH: 'A path parameter is too long',
       };
-      reply.status(error.statusCode ?? 400).send({ message: messages[error.code] ?? 'Bad request' });
+      // The generic reply type of this hook knows no status codes; it answers before any route.
+      (reply as unknown as FastifyReply).status(error.statusCode ?? 400).send({ message: messages[error.code] ?? 'Bad request' });
     },
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
