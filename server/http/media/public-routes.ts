@@ -32,27 +32,33 @@ export const mediaPublicRoutes: RouteModule = (app, deps) => {
       const object = await uploads.ready(request.params.id);
       if (!object?.contentType || object.size == null) throw AppError.notFound('Media not found');
       const etag = `"${object.etag}"`;
-      reply
-        .header('etag', etag)
-        .header('cache-control', IMMUTABLE_CACHE)
-        .header('x-content-type-options', 'nosniff')
-        .header('accept-ranges', 'bytes');
-      if (object.contentType === 'image/svg+xml') reply.header('content-security-policy', SVG_POLICY);
-      if (etagMatches(request.headers['if-none-match'], etag)) return reply.status(304).send();
+      // Caching headers go on successful answers only: an error must never be cached for a year.
+      const describe = () => {
+        reply
+          .header('etag', etag)
+          .header('cache-control', IMMUTABLE_CACHE)
+          .header('x-content-type-options', 'nosniff')
+          .header('accept-ranges', 'bytes');
+        if (object.contentType === 'image/svg+xml') reply.header('content-security-policy', SVG_POLICY);
+      };
+      if (etagMatches(request.headers['if-none-match'], etag)) {
+        describe();
+        return reply.status(304).send();
+      }
 
       const size = object.size;
       const ifRange = request.headers['if-range'];
       const rangeApplies = rangeStillValid(typeof ifRange === 'string' ? ifRange : undefined, etag);
       const range = rangeApplies ? parseRange(request.headers.range, size) : undefined;
       if (range === 'unsatisfiable') {
-        reply.removeHeader('cache-control');
         return reply.status(416).header('content-range', `bytes */${size}`).send({ message: 'Range Not Satisfiable' });
       }
+      const body = request.method === 'HEAD' ? undefined : await deps.mediaStore.open(object.id, range);
+      describe();
       reply.type(object.contentType);
       if (range) reply.status(206).header('content-range', `bytes ${range.start}-${range.end}/${size}`);
       reply.header('content-length', range ? range.end - range.start + 1 : size);
-      if (request.method === 'HEAD') return reply.send();
-      return reply.send(await deps.mediaStore.open(object.id, range));
+      return reply.send(body);
     },
   });
 

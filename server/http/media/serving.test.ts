@@ -88,6 +88,13 @@ describe.each(STORES)('serving /media/{id} from the %s store', (store) => {
     const res = await client.media(pendingId);
     expect(res.status).toBe(404);
     expect(JSON.parse(res.text)).toEqual({ message: 'Media not found' });
+    // A file lost from storage is a 404 that no cache keeps.
+    const lost = await client.upload(tinyPng(), 'image/png');
+    expect((await client.media(lost)).status).toBe(200);
+    await t.server.server.deps.mediaStore.delete(lost);
+    const gone = await client.media(lost);
+    expect(gone.status).toBe(404);
+    expect(gone.headers.get('cache-control')).toBeNull();
     // An image served for the display works the same way.
     const png = tinyPng();
     expect((await client.media(await client.upload(png, 'image/png'))).body.equals(png)).toBe(true);
