@@ -178,7 +178,9 @@ async function run(config: GeneratorConfig): Promise<TargetResult> {
   }
 
   for (const socket of [...phones, ...displays, ...admins]) socket.ws?.terminate();
-  const rssPerPlayerKb = (connected.rssKb - beforeConnect.rssKb) / Math.max(1, phones.length - connectFailures);
+  const phonesConnected = Math.max(1, phones.length - connectFailures);
+  const rssPerPlayerKb = (connected.rssKb - beforeConnect.rssKb) / phonesConnected;
+  const heapPerPlayerKb = (connected.heapUsedKb - beforeConnect.heapUsedKb) / phonesConnected;
   return {
     target: config.target,
     players: config.players,
@@ -191,6 +193,7 @@ async function run(config: GeneratorConfig): Promise<TargetResult> {
     rssBeforeConnectKb: beforeConnect.rssKb,
     rssConnectedKb: connected.rssKb,
     rssPerPlayerKb: round(rssPerPlayerKb, 1),
+    heapPerPlayerKb: round(heapPerPlayerKb, 1),
     fanOutMs: distribution(fanOut),
     resultMs: distribution(results),
     questionEndAtDisplayMs: distribution(endAtDisplay),

@@ -41,6 +41,7 @@ export type RunnerMessage = { type: 'run'; config: GeneratorConfig } | { type: '
 
 export interface ServerReading {
   rssKb: number;
+  heapUsedKb: number;
   cpuSeconds: number;
   /** Event-loop delay since the previous reset. */
   eventLoop: EventLoopDelay;
@@ -70,6 +71,8 @@ export interface TargetResult {
   rssBeforeConnectKb: number;
   rssConnectedKb: number;
   rssPerPlayerKb: number;
+  /** The same for the V8 heap in use: RSS can hide sockets in pages freed after registration. */
+  heapPerPlayerKb: number;
   /** Admin's Next sent → the question's `session_state` at each phone (ms). */
   fanOutMs: Distribution;
   /** The last answer of the session sent (the question can end) → each phone's `answer_result` (ms). */

@@ -31,6 +31,8 @@ export interface ProbeReply {
   type: 'probe';
   id: number;
   eventLoop: EventLoopDelay;
+  /** V8 heap in use, KiB (after the GC when one was asked for). */
+  heapUsedKb: number;
 }
 
 export function installProbe(): void {
@@ -38,7 +40,7 @@ export function installProbe(): void {
   const histogram = monitorEventLoopDelay({ resolution: RESOLUTION_MS });
   histogram.enable();
   // The histogram holds whole intervals between samples; the delay is what exceeds the interval.
-  const delayMs = (ns: number) => Math.max(0, Math.round(ns / 1e4) / 100 - RESOLUTION_MS);
+  const delayMs = (ns: number) => Math.max(0, Math.round(ns / 1e4 - RESOLUTION_MS * 100) / 100);
 
   process.on('message', (raw: unknown) => {
     const request = raw as ProbeRequest;
@@ -51,7 +53,8 @@ export function installProbe(): void {
       samples: histogram.count,
     };
     if (request.resetEventLoop) histogram.reset();
-    const reply: ProbeReply = { type: 'probe', id: request.id, eventLoop };
+    const heapUsedKb = Math.round(process.memoryUsage().heapUsed / 1024);
+    const reply: ProbeReply = { type: 'probe', id: request.id, eventLoop, heapUsedKb };
     process.send?.(reply);
   });
   // The bench runner went away (crash, Ctrl-C): do not outlive it.

@@ -29,6 +29,7 @@ const ROWS: Row[] = [
   { label: 'register + connect all (s)', value: (r) => r.registerConnectSeconds, ratio: true, digits: 2 },
   { label: '  of which connect (s)', value: (r) => r.connectSeconds, ratio: true, digits: 2 },
   { label: 'server RSS per phone (KB)', value: (r) => r.rssPerPlayerKb, ratio: true },
+  { label: 'server heap per phone (KB)', value: (r) => r.heapPerPlayerKb, ratio: true },
   { label: 'server CPU per round (s)', value: (r) => r.serverCpuSecondsPerRound, ratio: true, digits: 2 },
   { label: 'event-loop delay p99, answers (ms)', value: (r) => r.eventLoopP99Ms, ratio: true },
   { label: 'event-loop delay max, answers (ms)', value: (r) => r.eventLoopMaxMs },

@@ -86,9 +86,10 @@ function runGenerator(server: RunningTarget, config: GeneratorConfig, log: (line
         case 'probe':
           server
             .probe({ gc: message.gc, resetEventLoop: message.resetEventLoop })
-            .then((eventLoop) =>
-              tell({ type: 'probe', id: message.id, reading: { rssKb: readRssKb(server.pid), cpuSeconds: readCpuSeconds(server.pid), eventLoop } }),
-            )
+            .then(({ eventLoop, heapUsedKb }) => {
+              const reading = { rssKb: readRssKb(server.pid), heapUsedKb, cpuSeconds: readCpuSeconds(server.pid), eventLoop };
+              tell({ type: 'probe', id: message.id, reading });
+            })
             .catch((err: Error) => finish(err));
           break;
       }

@@ -10,7 +10,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import type { TargetName } from './ipc.js';
-import type { EventLoopDelay, ProbeReply, ProbeRequest } from './probe.js';
+import type { ProbeReply, ProbeRequest } from './probe.js';
 
 export const REPO_ROOT = path.resolve(import.meta.dirname, '..');
 const READY_TIMEOUT_MS = 60_000;
@@ -23,7 +23,7 @@ export interface RunningTarget {
   baseUrl: string;
   logPath: string;
   /** Reads (and optionally resets) the event-loop delay window, after an optional forced GC. */
-  probe(options: { gc?: boolean; resetEventLoop?: boolean }): Promise<EventLoopDelay>;
+  probe(options: { gc?: boolean; resetEventLoop?: boolean }): Promise<ProbeReply>;
   stop(): Promise<void>;
 }
 
@@ -80,9 +80,9 @@ export async function startTarget(name: TargetName, options: TargetOptions): Pro
   const logPath = path.join(options.logDir, `${options.label}-${name}.log`);
   const log = fs.openSync(logPath, 'w');
   const script = name === 'marquee' ? 'bench/marquee-server.ts' : 'bench/baseline-server.ts';
-  const profile = options.cpuProfileDir
-    ? ['--cpu-prof', '--cpu-prof-dir', options.cpuProfileDir, '--cpu-prof-name', `${options.label}-${name}.cpuprofile`]
-    : [];
+  // One profile per thread (tsx's loader runs in a worker), so each run gets its own folder;
+  // the main thread's profile is the largest file there.
+  const profile = options.cpuProfileDir ? ['--cpu-prof', '--cpu-prof-dir', path.join(options.cpuProfileDir, `${options.label}-${name}`)] : [];
   const child = spawn(process.execPath, ['--import', 'tsx', '--expose-gc', ...profile, script], {
     cwd: REPO_ROOT,
     env: {
@@ -132,7 +132,7 @@ export async function startTarget(name: TargetName, options: TargetOptions): Pro
       new Promise((resolve, reject) => {
         if (!child.connected) return reject(new Error(`the ${name} server is gone:\n${tail(logPath)}`));
         const request: ProbeRequest = { type: 'probe', id: ++probeSeq, ...options };
-        pending.set(request.id, (reply) => resolve(reply.eventLoop));
+        pending.set(request.id, resolve);
         child.send(request);
       }),
   };

@@ -1,0 +1,73 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { TargetResult } from './ipc.js';
+import { formatReport } from './report.js';
+import { runBench, type BenchReport } from './runner.js';
+import { percentile } from './stats.js';
+
+describe('percentile', () => {
+  it('takes the nearest rank of a sorted array', () => {
+    const values = Array.from({ length: 100 }, (_, i) => i + 1);
+    expect(percentile(values, 50)).toBe(50);
+    expect(percentile(values, 99)).toBe(99);
+    expect(percentile(values, 100)).toBe(100);
+    expect(percentile([7], 99)).toBe(7);
+    expect(percentile([], 50)).toBeNaN();
+  });
+});
+
+// The real thing on a small N: both servers in their own processes, the generator in another.
+describe('npm run bench on 50 phones, one round', () => {
+  const outDir = fs.mkdtempSync(path.join(os.tmpdir(), 'marquee-bench-test-'));
+  let report: BenchReport;
+  afterAll(() => fs.rmSync(outDir, { recursive: true, force: true }));
+
+  it('runs Marquee and the baseline and reports complete, sane figures', async () => {
+    report = await runBench({
+      scenarios: [{ players: 50, sessions: 1 }],
+      targets: ['marquee', 'baseline'],
+      rounds: 1,
+      warmupRounds: 0,
+      answerWindowMs: 300,
+      settleMs: 200,
+      outDir,
+      cpuProfile: false,
+      log: () => {},
+    });
+    const [scenario] = report.scenarios;
+    expect(scenario.errors).toEqual({});
+    for (const target of ['marquee', 'baseline'] as const) {
+      const r = scenario.results[target] as TargetResult;
+      expect(r.roundsCompleted).toBe(1);
+      expect(r.connectFailures).toBe(0);
+      expect(r.answersSent).toBe(50);
+      expect(r.answersLost).toBe(0);
+      expect(r.questionsMissed).toBe(0);
+      expect(r.errorsReceived).toBe(0);
+      for (const d of [r.fanOutMs, r.resultMs, r.answerAckMs]) {
+        expect(d.count).toBe(50);
+        expect(d.p50).toBeGreaterThanOrEqual(0);
+        expect(d.p50).toBeLessThanOrEqual(d.p95);
+        expect(d.p95).toBeLessThanOrEqual(d.p99);
+        expect(d.p99).toBeLessThanOrEqual(d.max);
+        expect(d.max).toBeLessThan(10_000);
+      }
+      expect(r.questionEndAtDisplayMs.count).toBe(1);
+      expect(r.registerConnectSeconds).toBeGreaterThan(0);
+      expect(r.registerConnectSeconds).toBeGreaterThanOrEqual(r.connectSeconds);
+      expect(r.rssConnectedKb).toBeGreaterThan(10_000);
+      expect(Number.isFinite(r.rssPerPlayerKb)).toBe(true);
+      expect(r.serverCpuSecondsPerRound).toBeGreaterThanOrEqual(0);
+      expect(r.eventLoopP99Ms).toBeGreaterThanOrEqual(0);
+      expect(r.eventLoopMaxMs).toBeGreaterThanOrEqual(r.eventLoopP99Ms);
+    }
+    const written = JSON.parse(fs.readFileSync(path.join(outDir, 'results.json'), 'utf8'));
+    expect(written.scenarios[0].results.marquee.fanOutMs.count).toBe(50);
+    const table = formatReport(report);
+    expect(table).toContain('| fan-out p99 (ms) |');
+    expect(table).toContain('0 answers lost');
+    expect(table).not.toContain('FAILED');
+  }, 90_000);
+});
