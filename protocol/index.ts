@@ -1,3 +1,4 @@
 export * from './views.js';
 export * from './messages.js';
 export * from './parse.js';
+export * from './api.js';

@@ -1,3 +1,4 @@
+import type { Theme } from '../../protocol/api.js';
 import { EventEmitter } from 'node:events';
 import type { Session, SessionInput, SessionStatus } from '../storage/sessions.js';
 import type { Store } from '../storage/store.js';
@@ -46,7 +47,7 @@ export class SessionLifecycle extends EventEmitter<LifecycleEvents> {
     return (await this.store.sessions.update(id, { ...patch, status }))!;
   }
 
-  async setTheme(id: string, theme: Record<string, unknown>): Promise<Session> {
+  async setTheme(id: string, theme: Theme): Promise<Session> {
     await this.require(id);
     // Theme changes are allowed while live: the operator may fix a colour during the show.
     return (await this.store.sessions.update(id, { theme }))!;

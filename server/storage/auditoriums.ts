@@ -1,12 +1,9 @@
+import type { Auditorium } from '../../protocol/api.js';
 import type { Kysely } from 'kysely';
 import type { Database } from './schema.js';
 import { newId, nowIso } from './util.js';
 
-export interface Auditorium {
-  id: string;
-  name: string;
-  createdAt: string;
-}
+export type { Auditorium };
 
 export class AuditoriumRepository {
   constructor(private readonly db: Kysely<Database>) {}

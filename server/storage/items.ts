@@ -1,28 +1,10 @@
+import type { ItemType, SessionItem, SessionQuestionLink, SlideType } from '../../protocol/index.js';
 import { type Kysely, type Selectable, type Transaction, sql } from 'kysely';
 import type { Database, SessionItemTable } from './schema.js';
 import { newId, parseJson } from './util.js';
 
-export type ItemType = SessionItemTable['item_type'];
-export type SlideType = 'intro' | 'rules' | 'break' | 'leaderboard' | 'join';
+export type { ItemType, SessionItem, SlideType, SessionQuestionLink as QuestionLink };
 export type Direction = 'up' | 'down';
-
-export interface SessionItem {
-  id: string;
-  sessionId: string;
-  orderIndex: number;
-  itemType: ItemType;
-  questionId: string | null;
-  question: { id: string; text: string; categories: string[]; points: number; timeLimitSeconds: number } | null;
-  slideType: SlideType | null;
-  slideData: { text?: string } | null;
-  mediaItemCount: number | null;
-}
-
-export interface QuestionLink {
-  questionId: string;
-  sessionId: string;
-  orderIndex: number;
-}
 
 type Db = Kysely<Database> | Transaction<Database>;
 
@@ -81,7 +63,7 @@ export class ItemRepository {
     }));
   }
 
-  async questionLinks(sessionId: string): Promise<QuestionLink[]> {
+  async questionLinks(sessionId: string): Promise<SessionQuestionLink[]> {
     const rows = await this.db
       .selectFrom('session_items')
       .select(['question_id', 'session_id', 'order_index'])

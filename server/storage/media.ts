@@ -1,3 +1,4 @@
+import type { Media, SessionMediaLink } from '../../protocol/api.js';
 import type { Kysely, Selectable } from 'kysely';
 import type { Database, MediaTable } from './schema.js';
 import { isConstraintError, newId, nowIso } from './util.js';
@@ -8,22 +9,8 @@ import { isConstraintError, newId, nowIso } from './util.js';
  * objects are shared, and removed only when nothing points at them any more.
  */
 
-export interface Media {
-  id: string;
-  filePath: string;
-  phoneFilePath: string | null;
-  fileType: string;
-  duration: number;
-  promotionalLink: string | null;
-  createdAt: string;
-}
-
+export type { Media };
 export type MediaInput = Omit<Media, 'id' | 'createdAt'>;
-
-export interface MediaAssignment {
-  mediaId: string;
-  sessionId: string;
-}
 
 export interface MediaObjectTable {
   id: string;
@@ -153,7 +140,7 @@ export class MediaRepository {
   }
 
   /** Assignment order: when assigned, then (for copies made at once) by media age and id. */
-  async assignments(sessionId: string): Promise<MediaAssignment[]> {
+  async assignments(sessionId: string): Promise<SessionMediaLink[]> {
     const rows = await this.assignedQuery(sessionId).select(['sm.media_id', 'sm.session_id']).execute();
     return rows.map((r) => ({ mediaId: r.media_id, sessionId: r.session_id }));
   }

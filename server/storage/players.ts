@@ -1,13 +1,9 @@
+import type { Player } from '../../protocol/api.js';
 import type { Kysely, Selectable } from 'kysely';
 import type { Database, PlayerTable } from './schema.js';
 import { newId, nowIso } from './util.js';
 
-export interface Player {
-  id: string;
-  name: string;
-  email: string;
-  createdAt: string;
-}
+export type { Player };
 
 const toPlayer = (r: Selectable<PlayerTable>): Player => ({ id: r.id, name: r.name, email: r.email, createdAt: r.created_at });
 

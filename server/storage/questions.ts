@@ -1,18 +1,9 @@
+import type { Question } from '../../protocol/api.js';
 import type { Kysely, Selectable } from 'kysely';
 import type { Database, QuestionTable } from './schema.js';
 import { newId, nowIso, parseJson } from './util.js';
 
-export interface Question {
-  id: string;
-  text: string;
-  choices: string[];
-  correctIndex: number;
-  points: number;
-  timeLimitSeconds: number;
-  categories: string[];
-  mediaId: string | null;
-  createdAt: string;
-}
+export type { Question };
 
 export type QuestionInput = Omit<Question, 'id' | 'createdAt'>;
 

@@ -1,22 +1,10 @@
+import type { Session, Theme } from '../../protocol/api.js';
 import type { Kysely, Selectable } from 'kysely';
 import type { Database, SessionTable } from './schema.js';
 import { newId, nowIso, parseJson } from './util.js';
 
+export type { Session };
 export type SessionStatus = SessionTable['status'];
-
-export interface Session {
-  id: string;
-  title: string;
-  status: SessionStatus;
-  createdAt: string;
-  auditoriumId: string | null;
-  startsAt: string | null;
-  autoRotate: boolean;
-  mediaItemsPerTransition: number;
-  returnMessage: string | null;
-  currentQuestionIndex: number;
-  theme: Record<string, unknown>;
-}
 
 export interface SessionInput {
   title: string;
@@ -40,7 +28,8 @@ export function toSession(row: Selectable<SessionTable>): Session {
     mediaItemsPerTransition: row.media_items_per_transition,
     returnMessage: row.return_message,
     currentQuestionIndex: row.current_question_index,
-    theme: theme && typeof theme === 'object' && !Array.isArray(theme) ? (theme as Record<string, unknown>) : {},
+    // Written by us after validation; anything else (a damaged value) reads as the empty theme.
+    theme: theme && typeof theme === 'object' && !Array.isArray(theme) ? (theme as Theme) : {},
   };
 }
 
@@ -62,7 +51,7 @@ export class SessionRepository {
     return rows.map(toSession);
   }
 
-  async create(input: SessionInput, status: SessionStatus, theme: Record<string, unknown> = {}): Promise<Session> {
+  async create(input: SessionInput, status: SessionStatus, theme: Theme = {}): Promise<Session> {
     const row = {
       id: newId(),
       title: input.title,
@@ -81,7 +70,7 @@ export class SessionRepository {
     return toSession(row);
   }
 
-  async update(id: string, patch: Partial<SessionInput> & { status?: SessionStatus; theme?: Record<string, unknown> }): Promise<Session | undefined> {
+  async update(id: string, patch: Partial<SessionInput> & { status?: SessionStatus; theme?: Theme }): Promise<Session | undefined> {
     const values: Partial<Selectable<SessionTable>> = {};
     if (patch.title !== undefined) values.title = patch.title;
     if (patch.auditoriumId !== undefined) values.auditorium_id = patch.auditoriumId;

@@ -2,28 +2,9 @@
  * The session theme (SPEC §3): every field optional, defaults filled in when drawing. Shared by the
  * admin's Theme Editor (and its live preview) and the display screen.
  */
-export type QuestionTextSize = 'small' | 'medium' | 'large' | 'xlarge';
-export type QuestionFontWeight = 'normal' | 'medium' | 'semibold' | 'bold' | 'black';
-export type BackgroundOverlay = 'none' | 'light' | 'medium' | 'dark';
+import type { BackgroundOverlay, QuestionFontWeight, QuestionTextSize, Theme } from '../../protocol/index';
 
-export interface Theme {
-  primaryColor?: string;
-  secondaryColor?: string;
-  backgroundColor?: string;
-  textColor?: string;
-  successColor?: string;
-  timerWarningColor?: string;
-  primaryFont?: string;
-  secondaryFont?: string;
-  monoFont?: string;
-  questionTextSize?: QuestionTextSize;
-  questionFontWeight?: QuestionFontWeight;
-  backgroundOverlay?: BackgroundOverlay;
-  backdropBlur?: boolean;
-  logo?: string;
-  headerBackgroundImage?: string;
-  mainBackgroundImage?: string;
-}
+export type { BackgroundOverlay, QuestionFontWeight, QuestionTextSize, Theme };
 
 export type ResolvedTheme = Required<Omit<Theme, 'logo' | 'headerBackgroundImage' | 'mainBackgroundImage'>> &
   Pick<Theme, 'logo' | 'headerBackgroundImage' | 'mainBackgroundImage'>;

@@ -1,4 +1,4 @@
-import type { Theme } from './theme';
+import { DEFAULT_THEME, type Theme } from './theme';
 
 export interface ThemePreset {
   name: string;
@@ -11,21 +11,7 @@ export const THEME_PRESETS: ThemePreset[] = [
   {
     name: 'Default Cinema',
     description: 'Classic cinema red in a dark theatre',
-    theme: {
-      primaryColor: '#E74C52',
-      secondaryColor: '#6366F1',
-      backgroundColor: '#0A0A0A',
-      textColor: '#FFFFFF',
-      successColor: '#22C55E',
-      timerWarningColor: '#F59E0B',
-      primaryFont: 'Inter, system-ui, sans-serif',
-      secondaryFont: 'Inter, system-ui, sans-serif',
-      monoFont: 'ui-monospace, Menlo, monospace',
-      questionTextSize: 'large',
-      questionFontWeight: 'bold',
-      backgroundOverlay: 'medium',
-      backdropBlur: true,
-    },
+    theme: { ...DEFAULT_THEME },
   },
   {
     name: 'Modern Tech',

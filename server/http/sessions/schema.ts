@@ -1,3 +1,4 @@
+import type { Theme as SharedTheme } from '../../../protocol/api.js';
 import { z } from 'zod';
 
 // PostgreSQL text cannot hold NUL (U+0000): such a value would fail in the database with a 500,
@@ -106,4 +107,7 @@ export const updateSessionBody = z.object({
   theme: themeInput.optional(),
 });
 
+// The validator and the shared Theme type must agree field for field.
 export type Theme = z.infer<typeof themeSchema>;
+const _themeShape: z.ZodType<SharedTheme> = themeSchema;
+void _themeShape;

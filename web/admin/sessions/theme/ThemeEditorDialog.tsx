@@ -95,17 +95,17 @@ export function ThemeEditorDialog({ open, session, onClose }: Props) {
             <h3 id="theme-images-heading" className="text-sm font-semibold uppercase tracking-wide text-muted">
               Images
             </h3>
-            <ThemeImageField id="logo" label="Logo" value={draft.logo} onChange={(v) => change({ logo: v })} />
+            <ThemeImageField id="logo" label="Logo" value={draft.logo ?? undefined} onChange={(v) => change({ logo: v })} />
             <ThemeImageField
               id="header-background"
               label="Header Background"
-              value={draft.headerBackgroundImage}
+              value={draft.headerBackgroundImage ?? undefined}
               onChange={(v) => change({ headerBackgroundImage: v })}
             />
             <ThemeImageField
               id="main-background"
               label="Main Background"
-              value={draft.mainBackgroundImage}
+              value={draft.mainBackgroundImage ?? undefined}
               onChange={(v) => change({ mainBackgroundImage: v })}
             />
           </section>

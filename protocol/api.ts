@@ -1,0 +1,106 @@
+/**
+ * JSON shapes of the REST API (DESIGN §2), shared by the server's repositories and the web app.
+ * Timestamps are ISO-8601 strings; ids are opaque strings.
+ */
+import type { SessionStatus, SlideType } from './views.js';
+
+export type QuestionTextSize = 'small' | 'medium' | 'large' | 'xlarge';
+export type QuestionFontWeight = 'normal' | 'medium' | 'semibold' | 'bold' | 'black';
+export type BackgroundOverlay = 'none' | 'light' | 'medium' | 'dark';
+
+/** SPEC §3 Theme: every field optional; images are media paths (null or absent: none). */
+export interface Theme {
+  primaryColor?: string;
+  secondaryColor?: string;
+  backgroundColor?: string;
+  textColor?: string;
+  successColor?: string;
+  timerWarningColor?: string;
+  primaryFont?: string;
+  secondaryFont?: string;
+  monoFont?: string;
+  questionTextSize?: QuestionTextSize;
+  questionFontWeight?: QuestionFontWeight;
+  backgroundOverlay?: BackgroundOverlay;
+  backdropBlur?: boolean;
+  logo?: string | null;
+  headerBackgroundImage?: string | null;
+  mainBackgroundImage?: string | null;
+}
+
+export interface Session {
+  id: string;
+  title: string;
+  status: SessionStatus;
+  createdAt: string;
+  auditoriumId: string | null;
+  startsAt: string | null;
+  autoRotate: boolean;
+  mediaItemsPerTransition: number;
+  returnMessage: string | null;
+  currentQuestionIndex: number;
+  theme: Theme;
+}
+
+export type ItemType = 'question' | 'slide' | 'media_block';
+
+/** An entry of `GET /api/admin/sessions/{id}/items`. */
+export interface SessionItem {
+  id: string;
+  sessionId: string;
+  orderIndex: number;
+  itemType: ItemType;
+  questionId: string | null;
+  question: { id: string; text: string; categories: string[]; points: number; timeLimitSeconds: number } | null;
+  slideType: SlideType | null;
+  slideData: { text?: string } | null;
+  mediaItemCount: number | null;
+}
+
+/** An entry of `GET /api/admin/sessions/{id}/questions`. */
+export interface SessionQuestionLink {
+  questionId: string;
+  sessionId: string;
+  orderIndex: number;
+}
+
+export interface Question {
+  id: string;
+  text: string;
+  choices: string[];
+  correctIndex: number;
+  points: number;
+  timeLimitSeconds: number;
+  categories: string[];
+  mediaId: string | null;
+  createdAt: string;
+}
+
+export interface Player {
+  id: string;
+  name: string;
+  email: string;
+  createdAt: string;
+}
+
+export interface Auditorium {
+  id: string;
+  name: string;
+  createdAt: string;
+}
+
+export interface Media {
+  id: string;
+  filePath: string;
+  phoneFilePath: string | null;
+  fileType: string;
+  duration: number;
+  promotionalLink: string | null;
+  createdAt: string;
+}
+
+/** An entry of `GET /api/admin/sessions/{id}/media`. */
+export interface SessionMediaLink {
+  mediaId: string;
+  sessionId: string;
+}
