@@ -60,6 +60,32 @@ describe('Hub fan-out', () => {
     expect(hub.countFor('s1')).toEqual({ admins: 0, displays: 0, players: 2 });
   });
 
+  it('corks a socket for the rest of the step, so the frames of one step leave in one write', async () => {
+    const hub = new Hub();
+    const phone = fakeClient('p1', 'player', 'ann');
+    const writes: string[] = [];
+    const tcp = {
+      writableCorked: 0,
+      cork: () => void (tcp.writableCorked++, writes.push('cork')),
+      uncork: () => void (tcp.writableCorked--, writes.push('uncork')),
+    };
+    Object.assign(phone.socket, { _socket: tcp });
+    hub.add(phone);
+
+    // A question's end: the player's result, then the broadcasts.
+    hub.toPlayer('s1', 'ann', tick);
+    hub.toSession('s1', 'players', tick);
+    hub.toSession('s1', 'audience', tick);
+    expect(phone.sent).toHaveLength(3);
+    expect(writes).toEqual(['cork']);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(writes).toEqual(['cork', 'uncork']);
+    expect(tcp.writableCorked).toBe(0);
+
+    hub.toPlayer('s1', 'ann', tick); // the next step corks again
+    expect(writes).toEqual(['cork', 'uncork', 'cork']);
+  });
+
   it('skips sockets that are not open', () => {
     const hub = new Hub();
     const closing = fakeClient('d1', 'display');

@@ -5,6 +5,7 @@
  * of the target groups: no per-socket JSON, no per-socket copy (ws frames an unmasked server
  * Buffer without copying it). Keeping the groups as Sets per role makes a broadcast a plain loop.
  */
+import type { Socket } from 'node:net';
 import WebSocket from 'ws';
 import type { ClientRole, ServerMessage } from '../../protocol/index.js';
 import type { BroadcastTarget } from '../engine/index.js';
@@ -40,8 +41,34 @@ export function encodeMessage(message: ServerMessage): Buffer {
   return Buffer.from(JSON.stringify(message));
 }
 
+/**
+ * Write coalescing. A socket written to is corked until the current run of synchronous code (and
+ * its microtasks) ends, so the frames one engine step sends it leave in ONE write syscall: at a
+ * question's end a phone gets answer_result, question_end, leaderboard_update and the reveal
+ * state, which would otherwise be four. On loopback the bench measured the syscall, not framing
+ * or JSON, as the largest cost of a round (docs/PERFORMANCE.md).
+ */
+const corkedSockets: Socket[] = [];
+
+function uncorkAll(): void {
+  for (const socket of corkedSockets) socket.uncork();
+  corkedSockets.length = 0;
+}
+
+/** The TCP socket under a ws WebSocket (`_socket` is ws's own field; absent on test doubles). */
+function tcpSocketOf(ws: WebSocket): Socket | undefined {
+  return (ws as unknown as { _socket?: Socket })._socket;
+}
+
 function send(client: Client, frame: Buffer): void {
-  if (client.socket.readyState === WebSocket.OPEN) client.socket.send(frame, TEXT_FRAME);
+  const ws = client.socket;
+  if (ws.readyState !== WebSocket.OPEN) return;
+  const socket = tcpSocketOf(ws);
+  if (socket && socket.writableCorked === 0) {
+    socket.cork();
+    if (corkedSockets.push(socket) === 1) process.nextTick(uncorkAll);
+  }
+  ws.send(frame, TEXT_FRAME);
 }
 
 export class Hub implements Broadcaster {
