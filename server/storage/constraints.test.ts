@@ -1,6 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, DIALECTS, type TestDatabase } from '../testing/databases.js';
-import { openStore, type Store } from './store.js';
+import { describe, expect, it } from 'vitest';
+import { DIALECTS } from '../testing/databases.js';
+import { useTestStore } from '../testing/hooks.js';
+import type { Store } from './store.js';
 import { isConstraintError, newId, nowIso } from './util.js';
 
 /**
@@ -8,16 +9,10 @@ import { isConstraintError, newId, nowIso } from './util.js';
  * asking, cascades and checks. Each is tried straight on the tables, on both databases.
  */
 describe.each(DIALECTS)('storage constraints on %s', (dialect) => {
-  let database: TestDatabase;
   let store: Store;
 
-  beforeAll(async () => {
-    database = await createTestDatabase(dialect);
-    store = await openStore({ databaseUrl: database.databaseUrl, dataDir: database.dataDir, pgSchema: database.pgSchema });
-  });
-  afterAll(async () => {
-    await store?.close();
-    await database?.drop();
+  useTestStore(dialect, (s) => {
+    store = s;
   });
 
   const refused = async (work: Promise<unknown>) => {

@@ -1,20 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, DIALECTS, type TestDatabase } from '../testing/databases.js';
-import { openStore, type Store } from './store.js';
+import { describe, expect, it } from 'vitest';
+import { DIALECTS } from '../testing/databases.js';
+import { useTestStore } from '../testing/hooks.js';
+import type { Store } from './store.js';
 import { newId } from './util.js';
 
 /** Repository behaviour the routes and the live runner lean on, on both databases. */
 describe.each(DIALECTS)('repositories on %s', (dialect) => {
-  let database: TestDatabase;
   let store: Store;
 
-  beforeAll(async () => {
-    database = await createTestDatabase(dialect);
-    store = await openStore({ databaseUrl: database.databaseUrl, dataDir: database.dataDir, pgSchema: database.pgSchema });
-  });
-  afterAll(async () => {
-    await store?.close();
-    await database?.drop();
+  useTestStore(dialect, (s) => {
+    store = s;
   });
 
   const newSession = () =>

@@ -1,18 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { TestApi } from '../../testing/api.js';
 import { DIALECTS } from '../../testing/databases.js';
-import { startTestServer, type TestServer } from '../../testing/server.js';
+import type { TestServer } from '../../testing/server.js';
+import { useAdminServer } from '../../testing/hooks.js';
 
 describe.each(DIALECTS)('auditoriums on %s', (dialect) => {
   let server: TestServer;
   let api: TestApi;
 
-  beforeAll(async () => {
-    server = await startTestServer({ dialect });
-    api = new TestApi(server);
-    await api.login();
+  useAdminServer(dialect, (s, a) => {
+    server = s;
+    api = a;
   });
-  afterAll(() => server?.close());
 
   const list = async () => (await api.get('/api/admin/auditoriums')).body as { id: string; name: string; createdAt: string }[];
 

@@ -1,7 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { TestApi } from '../../testing/api.js';
 import { DIALECTS } from '../../testing/databases.js';
-import { startTestServer, type TestServer } from '../../testing/server.js';
+import type { TestServer } from '../../testing/server.js';
+import { useAdminServer } from '../../testing/hooks.js';
 
 // DESIGN §2 item list entry, exactly these keys.
 const ITEM_KEYS = ['id', 'sessionId', 'orderIndex', 'itemType', 'questionId', 'question', 'slideType', 'slideData', 'mediaItemCount'].sort();
@@ -19,12 +20,10 @@ describe.each(DIALECTS)('session items on %s', (dialect) => {
   let server: TestServer;
   let api: TestApi;
 
-  beforeAll(async () => {
-    server = await startTestServer({ dialect });
-    api = new TestApi(server);
-    await api.login();
+  useAdminServer(dialect, (s, a) => {
+    server = s;
+    api = a;
   });
-  afterAll(() => server?.close());
 
   async function newSession(): Promise<string> {
     return (await api.post('/api/admin/sessions', { title: 'Items' })).body.id;

@@ -1,7 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { TestApi } from '../../testing/api.js';
 import { DIALECTS } from '../../testing/databases.js';
-import { startTestServer, type TestServer } from '../../testing/server.js';
+import type { TestServer } from '../../testing/server.js';
+import { useAdminServer } from '../../testing/hooks.js';
 
 const QUESTION_KEYS = ['id', 'text', 'choices', 'correctIndex', 'points', 'timeLimitSeconds', 'categories', 'mediaId', 'createdAt'].sort();
 const UNKNOWN = '00000000-0000-4000-8000-000000000000';
@@ -19,12 +20,10 @@ describe.each(DIALECTS)('question bank on %s', (dialect) => {
   let server: TestServer;
   let api: TestApi;
 
-  beforeAll(async () => {
-    server = await startTestServer({ dialect });
-    api = new TestApi(server);
-    await api.login();
+  useAdminServer(dialect, (s, a) => {
+    server = s;
+    api = a;
   });
-  afterAll(() => server?.close());
 
   async function create(body: Record<string, unknown> = {}) {
     const res = await api.post('/api/admin/questions', { ...VALID, ...body });

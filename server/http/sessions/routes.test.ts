@@ -1,7 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { TestApi } from '../../testing/api.js';
 import { DIALECTS } from '../../testing/databases.js';
-import { startTestServer, type TestServer } from '../../testing/server.js';
+import type { TestServer } from '../../testing/server.js';
+import { useAdminServer } from '../../testing/hooks.js';
 
 // DESIGN §2 Session JSON, exactly these keys.
 const SESSION_KEYS = [
@@ -16,12 +17,10 @@ describe.each(DIALECTS)('session CRUD on %s', (dialect) => {
   let server: TestServer;
   let api: TestApi;
 
-  beforeAll(async () => {
-    server = await startTestServer({ dialect });
-    api = new TestApi(server);
-    await api.login();
+  useAdminServer(dialect, (s, a) => {
+    server = s;
+    api = a;
   });
-  afterAll(() => server?.close());
 
   async function create(body: Record<string, unknown> = {}) {
     const res = await api.post('/api/admin/sessions', { title: 'Friday Quiz', ...body });
