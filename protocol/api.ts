@@ -99,6 +99,15 @@ export interface Media {
   createdAt: string;
 }
 
+/** `GET /api/sessions/{id}`: what a display or a phone needs to draw the session. */
+export interface PublicSessionInfo {
+  id: string;
+  title: string;
+  status: SessionStatus;
+  theme: Theme;
+  mediaItemsPerTransition: number;
+}
+
 /** An entry of `GET /api/admin/sessions/{id}/media`. */
 export interface SessionMediaLink {
   mediaId: string;

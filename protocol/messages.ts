@@ -4,6 +4,7 @@
  * messages are zod schemas, because they come from the outside and are validated on arrival.
  * Close codes, error codes and frame limits live here so the server and the web app agree.
  */
+import type { PublicSessionInfo } from './api.js';
 import { z } from 'zod';
 import type { AdminSessionState, AudienceSessionState, LeaderboardEntry, PlayerSessionState } from './views.js';
 
@@ -124,8 +125,15 @@ export interface ErrorMessage {
 
 export type SessionStateMessage = AudienceSessionState | PlayerSessionState | AdminSessionState;
 
+/** The session's title, theme or settings changed: screens redraw without a reload. */
+export interface SessionInfoMessage {
+  type: 'session_info';
+  session: PublicSessionInfo;
+}
+
 export type ServerMessage =
   | SessionStateMessage
+  | SessionInfoMessage
   | TimerTickMessage
   | QuestionEndMessage
   | LeaderboardUpdateMessage

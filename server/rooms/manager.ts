@@ -12,8 +12,8 @@ import type { RoomStorage } from './storage.js';
 
 /** The lifecycle events the manager listens to (SessionLifecycle emits them). */
 export interface LifecycleSource {
-  on(event: 'started' | 'stopped' | 'changed' | 'deleted', listener: (sessionId: string) => void): unknown;
-  off(event: 'started' | 'stopped' | 'changed' | 'deleted', listener: (sessionId: string) => void): unknown;
+  on(event: 'started' | 'stopped' | 'changed' | 'deleted' | 'updated', listener: (sessionId: string) => void): unknown;
+  off(event: 'started' | 'stopped' | 'changed' | 'deleted' | 'updated', listener: (sessionId: string) => void): unknown;
 }
 
 export interface RoomManagerOptions {

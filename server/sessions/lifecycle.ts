@@ -14,6 +14,8 @@ export interface LifecycleEvents {
   stopped: [sessionId: string];
   /** Items, questions, media or settings of a session changed (a live room reloads its program). */
   changed: [sessionId: string];
+  /** Title, theme or settings changed (open screens redraw). */
+  updated: [sessionId: string];
   /** A session was deleted (its open sockets are closed). */
   deleted: [sessionId: string];
 }
@@ -44,13 +46,17 @@ export class SessionLifecycle extends EventEmitter<LifecycleEvents> {
     if (patch.startsAt !== undefined && (session.status === 'draft' || session.status === 'scheduled')) {
       status = SessionLifecycle.statusFor(patch.startsAt);
     }
-    return (await this.store.sessions.update(id, { ...patch, status }))!;
+    const updated = (await this.store.sessions.update(id, { ...patch, status }))!;
+    this.emit('updated', id);
+    return updated;
   }
 
   async setTheme(id: string, theme: Theme): Promise<Session> {
     await this.require(id);
     // Theme changes are allowed while live: the operator may fix a colour during the show.
-    return (await this.store.sessions.update(id, { theme }))!;
+    const updated = (await this.store.sessions.update(id, { theme }))!;
+    this.emit('updated', id);
+    return updated;
   }
 
   async delete(id: string): Promise<void> {

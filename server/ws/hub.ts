@@ -139,6 +139,10 @@ export class Hub implements Broadcaster {
     if (client) send(client, encodeMessage(message));
   }
 
+  hasSession(sessionId: string): boolean {
+    return this.sessions.has(sessionId);
+  }
+
   /** Closes every socket of a session (it was deleted). */
   closeSession(sessionId: string, code: number, reason: string): void {
     const group = this.sessions.get(sessionId);

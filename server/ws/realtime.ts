@@ -4,6 +4,7 @@
  */
 import type { Server as HttpServer } from 'node:http';
 import { CLOSE_CODES } from '../../protocol/index.js';
+import { toPublicSessionInfo } from '../sessions/public-view.js';
 import type { AdminAuth } from '../auth/admin-auth.js';
 import { type Clock, DbRoomStorage, type LifecycleSource, type RoomLog, RoomManager, type RoomStorage, systemClock } from '../rooms/index.js';
 import type { Store } from '../storage/store.js';
@@ -50,6 +51,15 @@ export async function startRealtime(deps: RealtimeDeps, options: RealtimeOptions
   const sockets = new SocketServer({ httpServer: deps.httpServer, hub, rooms, store: deps.store, adminAuth: deps.adminAuth, log: deps.log });
   const onDeleted = (sessionId: string) => hub.closeSession(sessionId, CLOSE_CODES.sessionGone, 'Session deleted');
   deps.lifecycle.on('deleted', onDeleted);
+  // Only sessions with open sockets are looked up: edits of sessions nobody watches cost nothing.
+  const onUpdated = (sessionId: string) => {
+    if (!hub.hasSession(sessionId)) return;
+    deps.store.sessions
+      .get(sessionId)
+      .then((session) => session && hub.toSession(sessionId, 'all', { type: 'session_info', session: toPublicSessionInfo(session) }))
+      .catch((err) => deps.log.warn({ err, sessionId }, 'could not announce a session update'));
+  };
+  deps.lifecycle.on('updated', onUpdated);
   const stopHeartbeat = startHeartbeat(hub, {
     ...DEFAULT_HEARTBEAT,
     ...options.heartbeat,
@@ -62,6 +72,7 @@ export async function startRealtime(deps: RealtimeDeps, options: RealtimeOptions
     sockets,
     close: async () => {
       deps.lifecycle.off('deleted', onDeleted);
+      deps.lifecycle.off('updated', onUpdated);
       sockets.stopAccepting();
       stopHeartbeat();
       // Rooms first: sockets closing afterwards must not look like players leaving (which could

@@ -27,9 +27,11 @@ import './display.css';
 export default function DisplayPage() {
   const { sessionId } = useParams<{ sessionId: string }>();
   const info = usePublicSession(sessionId);
-  const session = info.state === 'ready' ? info.session : null;
+  const loaded = info.state === 'ready' ? info.session : null;
+  const { live, status, clock, closed } = useDisplayFeed(sessionId, loaded !== null);
+  // An edit announced on the socket (title, theme) wins over what was fetched at load.
+  const session = loaded && (live.sessionInfo ?? loaded);
   const theme = useMemo(() => liveTheme(session?.theme), [session?.theme]);
-  const { live, status, clock, closed } = useDisplayFeed(sessionId, session !== null);
   const joinUrl = useJoinLink(sessionId, session !== null);
   const inQuestion = live.phase === 'question' && live.question !== null;
   const countdown = useCountdown(inQuestion ? live.endsAt : null, inQuestion ? live.timeRemaining : null, clock.serverNow);

@@ -31,7 +31,7 @@ export default function PlayerGamePage() {
   const { live } = state;
   const inQuestion = live.phase === 'question' && live.question !== null;
   const countdown = useCountdown(inQuestion ? live.endsAt : null, inQuestion ? live.timeRemaining : null, clock.serverNow);
-  const session = info.state === 'ready' ? info.session : null;
+  const session = live.sessionInfo ?? (info.state === 'ready' ? info.session : null);
   useDocumentTitle(session?.title ?? 'Live Trivia');
 
   if (!player) return <Redirect to={joinPath} replace />;

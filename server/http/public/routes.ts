@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { newToken } from '../../auth/passwords.js';
 import { DEFAULT_RETURN_MESSAGE } from '../../sessions/join-links.js';
+import { toPublicSessionInfo } from '../../sessions/public-view.js';
 import type { Session } from '../../storage/sessions.js';
 import type { RouteModule } from '../context.js';
 import { AppError } from '../errors.js';
@@ -44,14 +45,7 @@ export const publicRoutes: RouteModule = (app, { store, config, joinLinks }) => 
   });
 
   app.get('/api/sessions/:id', { schema: { tags, params: sessionParam } }, async (request) => {
-    const session = await requireSession(request.params.id);
-    return {
-      id: session.id,
-      title: session.title,
-      status: session.status,
-      theme: session.theme,
-      mediaItemsPerTransition: session.mediaItemsPerTransition,
-    };
+    return toPublicSessionInfo(await requireSession(request.params.id));
   });
 
   app.get('/api/sessions/:id/join-url', { schema: { tags, params: sessionParam } }, async (request, reply) => {

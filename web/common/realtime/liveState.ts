@@ -2,6 +2,7 @@ import type {
   GamePhase,
   LeaderboardEntry,
   MediaView,
+  PublicSessionInfo,
   QuestionView,
   ServerMessage,
   SessionStatus,
@@ -33,6 +34,8 @@ export interface LiveState {
   /** End of the running timed phase on the server's clock (epoch ms). */
   endsAt: number | null;
   timeRemaining: number | null;
+  /** The session's title and theme as last announced on the socket (null: use what was fetched). */
+  sessionInfo: PublicSessionInfo | null;
 }
 
 export const INITIAL_LIVE_STATE: LiveState = {
@@ -48,6 +51,7 @@ export const INITIAL_LIVE_STATE: LiveState = {
   mediaItemCount: null,
   endsAt: null,
   timeRemaining: null,
+  sessionInfo: null,
 };
 
 /** True when this session_state starts a new asking compared with what the screen showed. */
@@ -73,8 +77,11 @@ export function reduceLive(state: LiveState, message: ServerMessage): LiveState 
         mediaItemCount: message.mediaItemCount,
         endsAt: message.endsAt,
         timeRemaining: message.timeRemaining,
+        sessionInfo: state.sessionInfo,
       };
     }
+    case 'session_info':
+      return { ...state, sessionInfo: message.session };
     case 'timer_tick':
       if (state.phase !== 'question' || state.question?.id !== message.questionId) return state;
       return { ...state, endsAt: message.endsAt ?? state.endsAt, timeRemaining: message.timeRemaining };

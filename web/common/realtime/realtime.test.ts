@@ -128,6 +128,14 @@ describe('live state (SPEC §4 Display screen)', () => {
     expect(s.question?.id).toBe('q1');
   });
 
+  it('takes a session_info announcement and keeps it across later states', () => {
+    const info = { id: 's1', title: 'Renamed', status: 'live' as const, theme: { primaryColor: '#123456' }, mediaItemsPerTransition: 2 };
+    let s = fold(state({}), { type: 'session_info', session: info });
+    expect(s.sessionInfo).toEqual(info);
+    s = reduceLive(s, state({ phase: 'reveal', reveal: { questionId: 'q1', correctIndex: 1 } }));
+    expect(s.sessionInfo?.title).toBe('Renamed');
+  });
+
   it('a reveal state (late joiner) carries the correct choice', () => {
     const s = fold(state({ phase: 'reveal', reveal: { questionId: 'q1', correctIndex: 3 } }));
     expect(s.correctIndex).toBe(3);

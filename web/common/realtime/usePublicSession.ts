@@ -1,15 +1,9 @@
 import { useEffect, useState } from 'react';
 import { HttpError, api } from '../api';
-import type { SessionStatus } from '../../../protocol/index';
+import type { PublicSessionInfo } from '../../../protocol/index';
 
 /** `GET /api/sessions/{id}`: what a display or a phone needs before the socket speaks. */
-export interface PublicSession {
-  id: string;
-  title: string;
-  status: SessionStatus;
-  theme: unknown;
-  mediaItemsPerTransition: number;
-}
+export type PublicSession = PublicSessionInfo;
 
 export type PublicSessionResult =
   | { state: 'loading' }

@@ -1,0 +1,12 @@
+import type { PublicSessionInfo, Session } from '../../protocol/index.js';
+
+/** What anyone holding a session id may see of it (no return message, no schedule). */
+export function toPublicSessionInfo(session: Session): PublicSessionInfo {
+  return {
+    id: session.id,
+    title: session.title,
+    status: session.status,
+    theme: session.theme,
+    mediaItemsPerTransition: session.mediaItemsPerTransition,
+  };
+}
