@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type GameHarness, startGameHarness, waitForStyle } from './game-support';
+import { type GameHarness, startGameHarness, waitForStyle } from './game-support.js';
 
 /** An operator fixing the theme or the title during the show sees the big screen follow at once. */
 describe('display follows session edits without a reload', () => {

@@ -106,30 +106,10 @@ export function UploadMediaDialog({ open, onOpenChange }: Props) {
     >
       <form id="media-form" className="grid gap-5" onSubmit={submit}>
         <UploadSlot label="Display Media (required)" help={`Shown on the big screen. ${NOTE}`} uploaded={display}>
-          <LazyUploader
-            id="media-display"
-            resetKey={formKey}
-            kind="media"
-            maxFileSize={MEDIA_MAX_BYTES}
-            allowedFileTypes={MEDIA_TYPES}
-            multipart
-            note={NOTE}
-            height={180}
-            {...uploadHandlers('display')}
-          />
+          <MediaUploader id="media-display" resetKey={formKey} {...uploadHandlers('display')} />
         </UploadSlot>
         <UploadSlot label="Phone Media (optional)" help={`A phone-optimised version, e.g. portrait or smaller. ${NOTE}`} uploaded={phone}>
-          <LazyUploader
-            id="media-phone"
-            resetKey={formKey}
-            kind="media"
-            maxFileSize={MEDIA_MAX_BYTES}
-            allowedFileTypes={MEDIA_TYPES}
-            multipart
-            note={NOTE}
-            height={180}
-            {...uploadHandlers('phone')}
-          />
+          <MediaUploader id="media-phone" resetKey={formKey} {...uploadHandlers('phone')} />
         </UploadSlot>
         <div className="grid gap-4 sm:grid-cols-[1fr_10rem]">
           <div className="grid gap-2">
@@ -151,6 +131,13 @@ export function clampDuration(raw: string): number {
   const value = Math.round(Number(raw));
   if (!raw.trim() || Number.isNaN(value)) return DEFAULT_MEDIA_DURATION_SECONDS;
   return Math.min(60, Math.max(1, value));
+}
+
+/** The library's uploader: one image or video of at most 50 MB, for the display or the phone version. */
+function MediaUploader(props: { id: string; resetKey: number } & Pick<Parameters<typeof LazyUploader>[0], 'onUploaded' | 'onUploadError' | 'onProcessingError'>) {
+  return (
+    <LazyUploader {...props} kind="media" maxFileSize={MEDIA_MAX_BYTES} allowedFileTypes={MEDIA_TYPES} multipart note={NOTE} height={180} />
+  );
 }
 
 function UploadSlot({
