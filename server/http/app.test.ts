@@ -32,6 +32,15 @@ describe('the app shell', () => {
     },
   );
 
+  it('sends security headers: no type sniffing, no framing of pages by other sites', async () => {
+    const page = await api.get('/admin');
+    expect(page.headers['x-content-type-options']).toBe('nosniff');
+    expect(page.headers['x-frame-options']).toBe('SAMEORIGIN');
+    expect(page.headers['referrer-policy']).toBe('strict-origin-when-cross-origin');
+    const json = await api.get('/api/public-url');
+    expect(json.headers['x-content-type-options']).toBe('nosniff');
+  });
+
   it('serves hashed assets with long-lived caching', async () => {
     const res = await api.get('/assets/app-abc123.js');
     expect(res.status).toBe(200);

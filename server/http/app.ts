@@ -49,6 +49,14 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   installErrorHandler(app);
+  app.addHook('onSend', async (_request, reply, payload) => {
+    // Browsers must not guess types (uploads are user content), and no other site may frame our
+    // pages (the dashboard's buttons start and stop shows).
+    reply.header('x-content-type-options', 'nosniff');
+    reply.header('referrer-policy', 'strict-origin-when-cross-origin');
+    if (String(reply.getHeader('content-type') ?? '').startsWith('text/html')) reply.header('x-frame-options', 'SAMEORIGIN');
+    return payload;
+  });
 
   await app.register(cookie);
   await app.register(swagger, {
