@@ -11,7 +11,7 @@ import type { EngineEvent, EngineState, Effect, ReduceResult } from './types.js'
 import { playerConnected, playerDisconnected, submitAnswer } from './answers.js';
 import { type Out, broadcastState, enterItem, enterNextItem, nextWakeAt, runDueTimers, skipToNextItem } from './phases.js';
 import { remapItemIndex } from './program.js';
-import { sameSnapshot, toLiveSnapshot } from './snapshot.js';
+import { sameSnapshot, sameSnapshotInputs, toLiveSnapshot } from './snapshot.js';
 import { adminView, audienceView } from './views.js';
 
 export function reduce(state: EngineState, event: EngineEvent, nowMs: number): ReduceResult {
@@ -109,14 +109,17 @@ function replyError(out: Out, connectionId: string | undefined, code: ErrorCode,
 /** Adds `persist` when the resume snapshot changed and `wakeAt` when the pending timer moved. */
 function appendBookkeeping(before: EngineState, after: EngineState, out: Out): void {
   if (before === after) return;
-  const snapshot = toLiveSnapshot(after);
-  if (!sameSnapshot(toLiveSnapshot(before), snapshot) || before.lastQuestionIndex !== after.lastQuestionIndex) {
-    out.push({
-      kind: 'persist',
-      sessionId: after.program.sessionId,
-      live: snapshot,
-      currentQuestionIndex: after.lastQuestionIndex,
-    });
+  const unchanged = before.lastQuestionIndex === after.lastQuestionIndex && sameSnapshotInputs(before, after);
+  if (!unchanged) {
+    const snapshot = toLiveSnapshot(after);
+    if (!sameSnapshot(toLiveSnapshot(before), snapshot) || before.lastQuestionIndex !== after.lastQuestionIndex) {
+      out.push({
+        kind: 'persist',
+        sessionId: after.program.sessionId,
+        live: snapshot,
+        currentQuestionIndex: after.lastQuestionIndex,
+      });
+    }
   }
   const wakeBefore = before.status === 'live' ? nextWakeAt(before.phase) : null;
   const wakeAfter = after.status === 'live' ? nextWakeAt(after.phase) : null;

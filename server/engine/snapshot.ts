@@ -41,3 +41,20 @@ export function sameSnapshot(a: LiveSnapshot | null, b: LiveSnapshot | null): bo
     a.mediaItemCount === b.mediaItemCount
   );
 }
+
+/**
+ * True when two states give the same snapshot, decided from the fields it is built from without
+ * building it: the common case on the answer path (only the answers changed) costs a few compares.
+ */
+export function sameSnapshotInputs(a: EngineState, b: EngineState): boolean {
+  if (a.status !== b.status || a.autoRotate !== b.autoRotate || a.asking !== b.asking || a.program !== b.program) return false;
+  const p = a.phase;
+  const q = b.phase;
+  if (p === q) return true;
+  if (p.kind !== q.kind) return false;
+  if (p.kind === 'waiting' || p.kind === 'finished' || q.kind === 'waiting' || q.kind === 'finished') return true;
+  if (p.itemIndex !== q.itemIndex || p.startedAtMs !== q.startedAtMs) return false;
+  if (p.kind === 'hold' || q.kind === 'hold') return true;
+  const count = (phase: typeof p) => (phase.kind === 'between' || phase.kind === 'media' ? phase.mediaItemCount : null);
+  return p.endsAtMs === q.endsAtMs && count(p) === count(q);
+}
