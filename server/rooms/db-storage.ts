@@ -3,19 +3,31 @@
  * engine and ISO-8601 text in the database; this is where they are converted.
  *
  * Writes tolerate rows that vanished meanwhile (a player or question deleted during the show):
- * such rows are dropped rather than failing, and so endlessly retrying, a whole batch.
+ * such rows are dropped rather than failing, and so endlessly retrying, a whole batch. Checking
+ * first would cost every burst two lookups, so a batch is written as it is, and only when a
+ * foreign key refuses it is it written again, filtered, in a new transaction.
  */
 import type { Transaction } from 'kysely';
 import { parseLiveSnapshot, type Program, type StoredAnswer, type StoredScore } from '../engine/index.js';
 import type { Database } from '../storage/schema.js';
 import type { Store } from '../storage/store.js';
-import { parseJson } from '../storage/util.js';
+import { isForeignKeyError, parseJson } from '../storage/util.js';
 import { loadProgram } from './program-loader.js';
 import type { AnswerWrite, CommitWrite, RoomSession, RoomStorage } from './storage.js';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
-async function existingIds(trx: Transaction<Database>, table: 'players' | 'questions', ids: string[]): Promise<Set<string>> {
+/** Runs a write as it is; if a foreign key refuses it, once more dropping the rows that point nowhere. */
+async function retryFilteredOnForeignKey(write: (filter: boolean) => Promise<void>): Promise<void> {
+  try {
+    await write(false);
+  } catch (err) {
+    if (!isForeignKeyError(err)) throw err;
+    await write(true);
+  }
+}
+
+async function existingIds(trx: Transaction<Database>, table: 'players' | 'questions' | 'sessions', ids: string[]): Promise<Set<string>> {
   const unique = [...new Set(ids)];
   if (unique.length === 0) return new Set();
   const rows = await trx.selectFrom(table).select('id').where('id', 'in', unique).execute();
@@ -77,17 +89,19 @@ export class DbRoomStorage implements RoomStorage {
 
   async saveAnswers(answers: AnswerWrite[]): Promise<void> {
     if (answers.length === 0) return;
+    await retryFilteredOnForeignKey((filter) => this.insertAnswers(answers, filter));
+  }
+
+  private async insertAnswers(answers: AnswerWrite[], filter: boolean): Promise<void> {
     await this.store.db.transaction().execute(async (trx) => {
-      const sessions = new Set(
-        (await trx.selectFrom('sessions').select('id').where('id', 'in', [...new Set(answers.map((a) => a.sessionId))]).execute()).map(
-          (r) => r.id,
-        ),
-      );
-      const players = await existingIds(trx, 'players', answers.map((a) => a.playerId));
-      const questions = await existingIds(trx, 'questions', answers.map((a) => a.answer.questionId));
-      const rows = answers
-        .filter((a) => sessions.has(a.sessionId) && players.has(a.playerId) && questions.has(a.answer.questionId))
-        .map((a) => ({
+      let kept = answers;
+      if (filter) {
+        const sessions = await existingIds(trx, 'sessions', answers.map((a) => a.sessionId));
+        const players = await existingIds(trx, 'players', answers.map((a) => a.playerId));
+        const questions = await existingIds(trx, 'questions', answers.map((a) => a.answer.questionId));
+        kept = answers.filter((a) => sessions.has(a.sessionId) && players.has(a.playerId) && questions.has(a.answer.questionId));
+      }
+      const rows = kept.map((a) => ({
           session_id: a.sessionId,
           player_id: a.playerId,
           question_id: a.answer.questionId,
@@ -113,6 +127,10 @@ export class DbRoomStorage implements RoomStorage {
    * question again on resume (the snapshot would still say "question open").
    */
   async commit(write: CommitWrite): Promise<void> {
+    await retryFilteredOnForeignKey((filter) => this.commitOnce(write, filter));
+  }
+
+  private async commitOnce(write: CommitWrite, filter: boolean): Promise<void> {
     await this.store.db.transaction().execute(async (trx) => {
       const { sessionId, snapshot } = write;
       if (snapshot || write.autoRotate !== undefined) {
@@ -129,11 +147,13 @@ export class DbRoomStorage implements RoomStorage {
         await update.execute();
       }
       if (write.scores.length === 0) return;
-      const players = await existingIds(trx, 'players', write.scores.map((s) => s.playerId));
-      const session = await trx.selectFrom('sessions').select('id').where('id', '=', sessionId).executeTakeFirst();
-      const rows = write.scores
-        .filter((s) => session && players.has(s.playerId))
-        .map((s) => ({ session_id: sessionId, player_id: s.playerId, points_total: s.pointsTotal, reached_at: iso(s.reachedAtMs) }));
+      let kept = write.scores;
+      if (filter) {
+        const players = await existingIds(trx, 'players', write.scores.map((s) => s.playerId));
+        const sessions = await existingIds(trx, 'sessions', [sessionId]);
+        kept = write.scores.filter((s) => sessions.has(sessionId) && players.has(s.playerId));
+      }
+      const rows = kept.map((s) => ({ session_id: sessionId, player_id: s.playerId, points_total: s.pointsTotal, reached_at: iso(s.reachedAtMs) }));
       for (let i = 0; i < rows.length; i += 500) {
         await trx
           .insertInto('scores')

@@ -21,3 +21,9 @@ export function isConstraintError(err: unknown): boolean {
     (e.code.startsWith('SQLITE_CONSTRAINT') || e.code === '23505' || e.code === '23503' || e.code === '23514')
   );
 }
+
+/** A foreign key refused a row (it points at something deleted meanwhile). */
+export function isForeignKeyError(err: unknown): boolean {
+  const code = (err as { code?: string })?.code;
+  return code === '23503' || code === 'SQLITE_CONSTRAINT_FOREIGNKEY';
+}
