@@ -40,6 +40,10 @@ async function main(): Promise<void> {
   }
   log.info(`Marquee is running on http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${config.port}`);
   log.info(config.databaseUrl ? 'Storage: PostgreSQL' : `Storage: SQLite in ${config.dataDir}`);
+  if (config.redisUrl) {
+    // Said plainly so nobody starts a second instance expecting them to share live games.
+    log.warn('REDIS_URL is set, but the multi-instance mode is not built yet: running as a single instance');
+  }
 
   let closing = false;
   const shutdown = async (signal: string) => {
