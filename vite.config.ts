@@ -16,7 +16,8 @@ export default defineConfig({
   },
   server: {
     proxy: {
-      '/api': backend,
+      // xfwd: the server builds join links from X-Forwarded-Host, so QR codes point at this dev server.
+      '/api': { target: backend, xfwd: true },
       '/media': backend,
       '/ws': { target: backend, ws: true },
     },
