@@ -11,7 +11,8 @@ let sessionA: { id: string };
 beforeAll(async () => {
   h = await startWebHarness();
   sessionA = await h.api.createSession({ title: 'Session A' });
-  await h.api.createSession({ title: 'Session B' });
+  // A long title: the assignment list must still show every session's status badge.
+  await h.api.createSession({ title: 'Session B, the extraordinarily long Saturday afternoon Hollywood classics championship' });
   page = await h.newPage();
   await openDashboard(page, h.api);
   await openTab(page, 'Media');
@@ -123,6 +124,11 @@ describe('media library', () => {
     await card.getByRole('button', { name: 'Assign to Sessions' }).click();
     const save = card.getByRole('button', { name: 'Save Assignments' });
     expect(await card.getByText('DRAFT').count()).toBe(2);
+    const cardBox = (await card.boundingBox())!;
+    for (const badge of await card.getByTestId('status-badge').all()) {
+      const box = (await badge.boundingBox())!;
+      expect(box.x + box.width).toBeLessThanOrEqual(cardBox.x + cardBox.width);
+    }
     await card.getByLabel(/Session A/).click();
     await save.click();
     await expectToast(page, 'Assignments updated');

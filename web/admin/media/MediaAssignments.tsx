@@ -37,7 +37,7 @@ export function MediaAssignments({ mediaId, sessions, assigned }: Props) {
   if (sessions.length === 0) return <p className="text-sm text-muted">No sessions yet.</p>;
   return (
     <div className="grid gap-3">
-      <ul className="grid max-h-48 gap-2 overflow-y-auto pr-1">
+      <ul className="grid max-h-48 grid-cols-1 gap-2 overflow-y-auto pr-1">
         {sessions.map((s) => (
           <li key={s.id}>
             <CheckboxField

@@ -66,7 +66,7 @@ export function MediaCard({ media, sessions, assignedSessionIds }: Props) {
           <img src={media.filePath} alt={`Media ${name}`} className="size-full object-contain" loading="lazy" />
         )}
       </div>
-      <div className="grid gap-3 p-4">
+      <div className="grid grid-cols-1 gap-3 p-4">
         <div className="flex items-center justify-between gap-2">
           <div className="flex min-w-0 items-center gap-2">
             <Badge tone={isVideo(media) ? 'info' : 'success'}>{isVideo(media) ? 'Video' : 'Image'}</Badge>
@@ -80,9 +80,9 @@ export function MediaCard({ media, sessions, assignedSessionIds }: Props) {
         </div>
         {media.phoneFilePath && <p className="text-xs text-muted">Phone version available</p>}
         {media.promotionalLink && (
-          <a href={media.promotionalLink} target="_blank" rel="noreferrer" className="flex items-center gap-1 truncate text-xs text-indigo-300 hover:underline">
+          <a href={media.promotionalLink} target="_blank" rel="noreferrer" className="flex min-w-0 items-center gap-1 text-xs text-indigo-300 hover:underline" title={media.promotionalLink}>
             <ExternalLink className="size-3 shrink-0" aria-hidden />
-            {media.promotionalLink}
+            <span className="truncate">{media.promotionalLink}</span>
           </a>
         )}
         <div className="flex items-center gap-2">

@@ -61,7 +61,7 @@ export function AssignQuestionDialog({ open, question, onClose }: Props) {
       title="Assign Question"
       description={question?.text}
     >
-      <div className="grid gap-6">
+      <div className="grid grid-cols-1 gap-6">
         <section aria-labelledby="assigned-sessions-heading" className="grid gap-2">
           <h3 id="assigned-sessions-heading" className="text-sm font-semibold">
             Assigned Sessions
@@ -73,7 +73,7 @@ export function AssignQuestionDialog({ open, question, onClose }: Props) {
           ) : assigned.length === 0 ? (
             <p className="text-sm text-muted">Not assigned to any session yet.</p>
           ) : (
-            <ul className="grid gap-2">
+            <ul className="grid grid-cols-1 gap-2">
               {assigned.map((s) => (
                 <li key={s.id} className="flex items-center justify-between gap-3 rounded-lg border border-border bg-surface-2 px-3 py-2">
                   <span className="flex min-w-0 items-center gap-2">
@@ -94,7 +94,7 @@ export function AssignQuestionDialog({ open, question, onClose }: Props) {
             </ul>
           )}
         </section>
-        <section className="grid gap-2">
+        <section className="grid grid-cols-1 gap-2">
           <Label htmlFor="assign-session">Assign to Session</Label>
           <div className="flex gap-2">
             <SimpleSelect

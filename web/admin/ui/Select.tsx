@@ -29,12 +29,12 @@ export function SimpleSelect({ id, value, onValueChange, options, placeholder, d
         id={id}
         aria-label={aria['aria-label']}
         className={cn(
-          'flex h-10 w-full items-center justify-between gap-2 rounded-md border border-border bg-surface-2 px-3 text-left text-sm',
+          'flex h-10 w-full min-w-0 items-center justify-between gap-2 rounded-md border border-border bg-surface-2 px-3 text-left text-sm',
           'focus:border-primary focus:outline-none disabled:opacity-50 data-[placeholder]:text-muted',
           className,
         )}
       >
-        <span className="truncate">
+        <span className="min-w-0 truncate">
           <Select.Value placeholder={placeholder} />
         </span>
         <Select.Icon>
