@@ -99,8 +99,8 @@ export function ThemeFields({ theme, resolved, onChange }: Props) {
 
       <fieldset className="grid gap-3">
         <legend className="mb-2 text-sm font-semibold uppercase tracking-wide text-muted">Question Text and Background</legend>
-        <div className="grid gap-3 sm:grid-cols-3">
-          <div className="grid gap-1.5">
+        <div className="grid gap-3">
+          <div className="grid grid-cols-[minmax(0,1fr)_11rem] items-center gap-3">
             <Label htmlFor="theme-questionTextSize">Question Text Size</Label>
             <SimpleSelect
               id="theme-questionTextSize"
@@ -109,7 +109,7 @@ export function ThemeFields({ theme, resolved, onChange }: Props) {
               options={QUESTION_TEXT_SIZES.map((v) => ({ value: v, label: v === 'xlarge' ? 'Extra Large' : capitalise(v) }))}
             />
           </div>
-          <div className="grid gap-1.5">
+          <div className="grid grid-cols-[minmax(0,1fr)_11rem] items-center gap-3">
             <Label htmlFor="theme-questionFontWeight">Question Font Weight</Label>
             <SimpleSelect
               id="theme-questionFontWeight"
@@ -118,7 +118,7 @@ export function ThemeFields({ theme, resolved, onChange }: Props) {
               options={QUESTION_FONT_WEIGHTS.map((v) => ({ value: v, label: capitalise(v) }))}
             />
           </div>
-          <div className="grid gap-1.5">
+          <div className="grid grid-cols-[minmax(0,1fr)_11rem] items-center gap-3">
             <Label htmlFor="theme-backgroundOverlay">Background Overlay</Label>
             <SimpleSelect
               id="theme-backgroundOverlay"
