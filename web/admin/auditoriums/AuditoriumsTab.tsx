@@ -76,7 +76,13 @@ export function AuditoriumsTab() {
         size="sm"
         footer={
           <>
-            <Button variant="outline" onClick={() => setOpen(false)}>
+            <Button
+              variant="outline"
+              onClick={() => {
+                setOpen(false);
+                setName('');
+              }}
+            >
               Cancel
             </Button>
             <Button type="submit" form="auditorium-form" disabled={!canCreate}>
