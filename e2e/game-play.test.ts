@@ -37,6 +37,7 @@ describe('a whole game on the display and three phones', () => {
     await text(display, 'Next question coming soon...').waitFor();
     await text(display, 'Friday Night Trivia').waitFor();
     await text(display, 'Live Trivia').waitFor();
+    expect(await text(display, 'Live Trivia').innerText()).toBe('Live Trivia'); // as written, not upper-cased
     await display.getByTestId('display-default-icon').waitFor();
     await text(display, 'Top Players').waitFor();
     // The default theme (SPEC §3): background #0A0A0A, blur on, no background image so no overlay.

@@ -26,7 +26,7 @@ export function DisplayHeader({ theme, title, countdown }: Props) {
           )}
           <div className="min-w-0">
             <h1 className="mq-heading truncate text-4xl leading-tight font-bold">{title}</h1>
-            <p className="text-xl font-semibold tracking-wide uppercase" style={{ color: 'var(--mq-secondary)' }}>
+            <p className="text-xl font-semibold tracking-wide" style={{ color: 'var(--mq-secondary)' }}>
               Live Trivia
             </p>
           </div>
