@@ -19,7 +19,12 @@ export function App() {
           <Route path="/" component={LoginPage} />
           <Route path="/admin/login" component={LoginPage} />
           <Route path="/admin" component={AdminPage} />
-          <Route path="/display/:sessionId" component={DisplayPage} />
+          <Route path="/display/:sessionId">
+            {/* SPEC §2: the display reads 'Loading session...' from its first frame, while its code arrives too. */}
+            <Suspense fallback={<PageLoader text="Loading session..." />}>
+              <DisplayPage />
+            </Suspense>
+          </Route>
           <Route path="/player/:sessionId" component={PlayerJoinPage} />
           <Route path="/player/:sessionId/game" component={PlayerGamePage} />
           <Route component={NotFound} />
