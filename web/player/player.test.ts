@@ -1,29 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import type { AudienceSessionState, PlayerSessionState, QuestionView, ServerMessage } from '../../protocol/index';
+import type { PlayerSessionState, ServerMessage } from '../../protocol/index';
+import { audienceState, questionView } from '../common/realtime/testFixtures';
 import { linkSignature, parseJoinFailure, validateJoin } from './joinForm';
 import { INITIAL_PLAYER_STATE, canPick, outcomeText, reducePlayer, type PlayerAction, type PlayerGameState } from './playerGameState';
 
-const question = (id: string): QuestionView => ({ id, text: id, choices: ['a', 'b', 'c', 'd'], points: 10, timeLimitSeconds: 5, categories: [], media: null });
 
-function audience(overrides: Partial<AudienceSessionState> = {}): AudienceSessionState {
-  return {
-    type: 'session_state',
-    view: 'audience',
-    sessionId: 's',
-    status: 'live',
-    phase: 'question',
-    serverTime: 0,
-    endsAt: 5000,
-    timeRemaining: 5,
-    slide: null,
-    reveal: null,
-    leaderboard: [],
-    media: [],
-    mediaItemCount: null,
-    question: question('q1'),
-    ...overrides,
-  };
-}
+const audience = audienceState;
+const question = questionView;
 
 function mine(overrides: Partial<PlayerSessionState> = {}): PlayerSessionState {
   return { ...audience(), view: 'player', playerId: 'p1', playerScore: 0, answered: false, selectedIndex: null, answerResult: null, ...overrides };

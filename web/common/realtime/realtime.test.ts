@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { AudienceSessionState, MediaView, QuestionView } from '../../../protocol/index';
+import type { AudienceSessionState, MediaView } from '../../../protocol/index';
 import { INITIAL_LIVE_STATE, reduceLive, type LiveState } from './liveState';
+import { audienceState } from './testFixtures';
 import { mediaDurationMs, phoneSource, rotationItems, rotationKey } from './mediaRotation';
 import { ServerClock, secondsUntil } from './serverClock';
 import { PERMANENT_CLOSE_CODES, RECONNECT_MAX_DELAY_MS, RECONNECT_MIN_DELAY_MS, reconnectDelayMs, sessionSocketUrl } from './timings';
@@ -74,35 +75,8 @@ describe('server clock', () => {
   });
 });
 
-const question = (id: string): QuestionView => ({
-  id,
-  text: `Question ${id}`,
-  choices: ['A', 'B', 'C', 'D'],
-  points: 10,
-  timeLimitSeconds: 5,
-  categories: [],
-  media: null,
-});
 
-function state(overrides: Partial<AudienceSessionState>): AudienceSessionState {
-  return {
-    type: 'session_state',
-    view: 'audience',
-    sessionId: 's',
-    status: 'live',
-    phase: 'question',
-    serverTime: 1000,
-    endsAt: 6000,
-    timeRemaining: 5,
-    slide: null,
-    reveal: null,
-    leaderboard: [],
-    media: [],
-    mediaItemCount: null,
-    question: question('q1'),
-    ...overrides,
-  };
-}
+const state = (overrides: Partial<AudienceSessionState>): AudienceSessionState => audienceState({ serverTime: 1000, endsAt: 6000, ...overrides });
 
 const fold = (...messages: Parameters<typeof reduceLive>[1][]): LiveState => messages.reduce(reduceLive, INITIAL_LIVE_STATE);
 
