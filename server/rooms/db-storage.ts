@@ -66,25 +66,8 @@ export class DbRoomStorage implements RoomStorage {
   async loadAnswers(sessionId: string, asking: number): Promise<StoredAnswer[]> {
     // With the players' names: someone who answered before a restart and is not back yet still
     // gets a named leaderboard row when the question closes.
-    const rows = await this.store.db
-      .selectFrom('answers as a')
-      .innerJoin('players as p', 'p.id', 'a.player_id')
-      .selectAll('a')
-      .select('p.name')
-      .where('a.session_id', '=', sessionId)
-      .where('a.asking', '=', asking)
-      .execute();
-    return rows.map((r) => ({
-      playerId: r.player_id,
-      name: r.name,
-      asking: r.asking,
-      questionId: r.question_id,
-      selectedIndex: r.selected_index,
-      isCorrect: r.is_correct === 1,
-      pointsEarned: r.points_earned,
-      elapsedMs: r.elapsed_ms,
-      answeredAtMs: Date.parse(r.answered_at),
-    }));
+    const rows = await this.store.scores.answersForAsking(sessionId, asking);
+    return rows.map(({ sessionId: _sessionId, answeredAt, ...answer }) => ({ ...answer, answeredAtMs: Date.parse(answeredAt) }));
   }
 
   async saveAnswers(answers: AnswerWrite[]): Promise<void> {
@@ -101,24 +84,10 @@ export class DbRoomStorage implements RoomStorage {
         const questions = await existingIds(trx, 'questions', answers.map((a) => a.answer.questionId));
         kept = answers.filter((a) => sessions.has(a.sessionId) && players.has(a.playerId) && questions.has(a.answer.questionId));
       }
-      const rows = kept.map((a) => ({
-          session_id: a.sessionId,
-          player_id: a.playerId,
-          question_id: a.answer.questionId,
-          asking: a.asking,
-          selected_index: a.answer.selectedIndex,
-          is_correct: a.answer.isCorrect ? 1 : 0,
-          points_earned: a.answer.pointsEarned,
-          elapsed_ms: Math.round(a.answer.elapsedMs),
-          answered_at: iso(a.answer.answeredAtMs),
-        }));
-      for (let i = 0; i < rows.length; i += 500) {
-        await trx
-          .insertInto('answers')
-          .values(rows.slice(i, i + 500))
-          .onConflict((oc) => oc.columns(['session_id', 'asking', 'player_id']).doNothing())
-          .execute();
-      }
+      await this.store.scores.insertAnswers(
+        trx,
+        kept.map((a) => ({ sessionId: a.sessionId, playerId: a.playerId, asking: a.asking, ...a.answer, answeredAt: iso(a.answer.answeredAtMs) })),
+      );
     });
   }
 
@@ -153,19 +122,11 @@ export class DbRoomStorage implements RoomStorage {
         const sessions = await existingIds(trx, 'sessions', [sessionId]);
         kept = write.scores.filter((s) => sessions.has(sessionId) && players.has(s.playerId));
       }
-      const rows = kept.map((s) => ({ session_id: sessionId, player_id: s.playerId, points_total: s.pointsTotal, reached_at: iso(s.reachedAtMs) }));
-      for (let i = 0; i < rows.length; i += 500) {
-        await trx
-          .insertInto('scores')
-          .values(rows.slice(i, i + 500))
-          .onConflict((oc) =>
-            oc.columns(['session_id', 'player_id']).doUpdateSet((eb) => ({
-              points_total: eb.ref('excluded.points_total'),
-              reached_at: eb.ref('excluded.reached_at'),
-            })),
-          )
-          .execute();
-      }
+      await this.store.scores.upsertScores(
+        trx,
+        sessionId,
+        kept.map((s) => ({ playerId: s.playerId, pointsTotal: s.pointsTotal, reachedAt: iso(s.reachedAtMs) })),
+      );
     });
   }
 }

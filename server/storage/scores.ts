@@ -20,7 +20,21 @@ export interface AnswerRecord {
   answeredAt: string;
 }
 
-/** Answers and per-session scores: written by the live runner, cleared by restart. */
+export interface ScoreWriteRow {
+  playerId: string;
+  pointsTotal: number;
+  reachedAt: string;
+}
+
+type Db = Kysely<Database> | Transaction<Database>;
+
+/** Rows per INSERT: well under both drivers' bound-parameter limits. */
+const CHUNK = 500;
+
+/**
+ * Answers and per-session scores: written by the live runner (inside its own transactions, hence
+ * the `db` parameter), read back on resume, cleared by restart.
+ */
 export class ScoreRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
@@ -37,16 +51,20 @@ export class ScoreRepository {
     return rows.map((r) => ({ playerId: r.player_id, name: r.name, pointsTotal: r.points_total, reachedAt: r.reached_at }));
   }
 
-  async answersForAsking(sessionId: string, asking: number): Promise<AnswerRecord[]> {
+  /** The answers of one asking, with each player's name (for leaderboard rows after a resume). */
+  async answersForAsking(sessionId: string, asking: number): Promise<(AnswerRecord & { name: string })[]> {
     const rows = await this.db
-      .selectFrom('answers')
-      .selectAll()
-      .where('session_id', '=', sessionId)
-      .where('asking', '=', asking)
+      .selectFrom('answers as a')
+      .innerJoin('players as p', 'p.id', 'a.player_id')
+      .selectAll('a')
+      .select('p.name')
+      .where('a.session_id', '=', sessionId)
+      .where('a.asking', '=', asking)
       .execute();
     return rows.map((r) => ({
       sessionId: r.session_id,
       playerId: r.player_id,
+      name: r.name,
       questionId: r.question_id,
       asking: r.asking,
       selectedIndex: r.selected_index,
@@ -57,62 +75,64 @@ export class ScoreRepository {
     }));
   }
 
-  /**
-   * Stores a batch of answers in one transaction (a burst of hundreds arrives within a second).
-   * An answer already stored for the same asking is kept as it was: the first one counts.
-   */
-  async saveAnswers(answers: AnswerRecord[]): Promise<void> {
-    if (answers.length === 0) return;
-    await this.db.transaction().execute(async (trx) => {
-      for (let i = 0; i < answers.length; i += 500) {
-        await trx
-          .insertInto('answers')
-          .values(
-            answers.slice(i, i + 500).map((a) => ({
-              session_id: a.sessionId,
-              player_id: a.playerId,
-              question_id: a.questionId,
-              asking: a.asking,
-              selected_index: a.selectedIndex,
-              is_correct: a.isCorrect ? 1 : 0,
-              points_earned: a.pointsEarned,
-              elapsed_ms: a.elapsedMs,
-              answered_at: a.answeredAt,
-            })),
-          )
-          .onConflict((oc) => oc.columns(['session_id', 'asking', 'player_id']).doNothing())
-          .execute();
-      }
-    });
+  /** Inserts answers; one already stored for the same asking is kept as it was (the first counts). */
+  async insertAnswers(db: Db, answers: AnswerRecord[]): Promise<void> {
+    for (let i = 0; i < answers.length; i += CHUNK) {
+      await db
+        .insertInto('answers')
+        .values(
+          answers.slice(i, i + CHUNK).map((a) => ({
+            session_id: a.sessionId,
+            player_id: a.playerId,
+            question_id: a.questionId,
+            asking: a.asking,
+            selected_index: a.selectedIndex,
+            is_correct: a.isCorrect ? 1 : 0,
+            points_earned: a.pointsEarned,
+            elapsed_ms: Math.round(a.elapsedMs),
+            answered_at: a.answeredAt,
+          })),
+        )
+        .onConflict((oc) => oc.columns(['session_id', 'asking', 'player_id']).doNothing())
+        .execute();
+    }
   }
 
   /** Writes absolute totals (idempotent, so a retried batch cannot double-count). */
-  async saveScores(sessionId: string, scores: { playerId: string; pointsTotal: number; reachedAt: string }[]): Promise<void> {
-    if (scores.length === 0) return;
-    await this.db.transaction().execute(async (trx) => {
-      for (let i = 0; i < scores.length; i += 500) {
-        await trx
-          .insertInto('scores')
-          .values(
-            scores.slice(i, i + 500).map((s) => ({
-              session_id: sessionId,
-              player_id: s.playerId,
-              points_total: s.pointsTotal,
-              reached_at: s.reachedAt,
-            })),
-          )
-          .onConflict((oc) =>
-            oc.columns(['session_id', 'player_id']).doUpdateSet((eb) => ({
-              points_total: eb.ref('excluded.points_total'),
-              reached_at: eb.ref('excluded.reached_at'),
-            })),
-          )
-          .execute();
-      }
-    });
+  async upsertScores(db: Db, sessionId: string, scores: ScoreWriteRow[]): Promise<void> {
+    for (let i = 0; i < scores.length; i += CHUNK) {
+      await db
+        .insertInto('scores')
+        .values(
+          scores.slice(i, i + CHUNK).map((s) => ({
+            session_id: sessionId,
+            player_id: s.playerId,
+            points_total: s.pointsTotal,
+            reached_at: s.reachedAt,
+          })),
+        )
+        .onConflict((oc) =>
+          oc.columns(['session_id', 'player_id']).doUpdateSet((eb) => ({
+            points_total: eb.ref('excluded.points_total'),
+            reached_at: eb.ref('excluded.reached_at'),
+          })),
+        )
+        .execute();
+    }
   }
 
-  async clearSession(trx: Kysely<Database> | Transaction<Database>, sessionId: string): Promise<void> {
+  /** A batch of answers in one transaction (a burst of hundreds arrives within a second). */
+  async saveAnswers(answers: AnswerRecord[]): Promise<void> {
+    if (answers.length === 0) return;
+    await this.db.transaction().execute((trx) => this.insertAnswers(trx, answers));
+  }
+
+  async saveScores(sessionId: string, scores: ScoreWriteRow[]): Promise<void> {
+    if (scores.length === 0) return;
+    await this.db.transaction().execute((trx) => this.upsertScores(trx, sessionId, scores));
+  }
+
+  async clearSession(trx: Db, sessionId: string): Promise<void> {
     await trx.deleteFrom('answers').where('session_id', '=', sessionId).execute();
     await trx.deleteFrom('scores').where('session_id', '=', sessionId).execute();
   }
