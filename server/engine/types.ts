@@ -3,22 +3,14 @@
  * what it is told (events) and what it asks the outside world to do (effects).
  * All times are epoch milliseconds from the runner's clock; the engine never reads a clock.
  */
-import type { LeaderboardEntry, MediaView, ServerMessage, SessionStatus, SlideType } from '../../protocol/index.js';
+import type { LeaderboardEntry, MediaView, Question, ServerMessage, SessionStatus, SlideType } from '../../protocol/index.js';
 import type { PMap } from './pmap.js';
 
 // ---------------------------------------------------------------------------------------------
 // Program: the session's content, loaded by the runner from storage.
 
-export interface ProgramQuestion {
-  id: string;
-  text: string;
-  choices: string[];
-  correctIndex: number;
-  points: number;
-  timeLimitSeconds: number;
-  categories: string[];
-  media: MediaView | null;
-}
+/** A bank question as the game plays it: its media resolved, bookkeeping fields dropped. */
+export type ProgramQuestion = Omit<Question, 'mediaId' | 'createdAt'> & { media: MediaView | null };
 
 export type ProgramItem =
   | { itemType: 'question'; id: string; question: ProgramQuestion }
