@@ -3,33 +3,14 @@
  * questions (correctIndex included: the engine decides who sees it), each question's media, and
  * the session's assigned media in rotation order (MediaRepository.listForSession).
  */
-import type { Kysely, Selectable } from 'kysely';
 import type { MediaView } from '../../protocol/index.js';
 import type { Program, ProgramItem } from '../engine/index.js';
-import type { Database, MediaTable } from '../storage/schema.js';
 import type { Media } from '../storage/media.js';
 import type { Store } from '../storage/store.js';
 import type { RoomSession } from './storage.js';
 
-function toMediaView(media: Media | Selectable<MediaTable>): MediaView {
-  if ('filePath' in media) {
-    const { id, filePath, phoneFilePath, fileType, duration, promotionalLink } = media;
-    return { id, filePath, phoneFilePath, fileType, duration, promotionalLink };
-  }
-  return {
-    id: media.id,
-    filePath: media.file_path,
-    phoneFilePath: media.phone_file_path,
-    fileType: media.file_type,
-    duration: media.duration,
-    promotionalLink: media.promotional_link,
-  };
-}
-
-async function loadMediaByIds(db: Kysely<Database>, ids: string[]): Promise<Map<string, MediaView>> {
-  if (ids.length === 0) return new Map();
-  const rows = await db.selectFrom('media').selectAll().where('id', 'in', ids).execute();
-  return new Map(rows.map((row) => [row.id, toMediaView(row)]));
+function toMediaView({ id, filePath, phoneFilePath, fileType, duration, promotionalLink }: Media): MediaView {
+  return { id, filePath, phoneFilePath, fileType, duration, promotionalLink };
 }
 
 export async function loadProgram(store: Store, session: RoomSession): Promise<Program> {
@@ -37,7 +18,8 @@ export async function loadProgram(store: Store, session: RoomSession): Promise<P
   const questionIds = items.flatMap((item) => (item.itemType === 'question' && item.questionId ? [item.questionId] : []));
   const questions = new Map((await store.questions.getMany(questionIds)).map((q) => [q.id, q]));
   const mediaIds = [...new Set([...questions.values()].flatMap((q) => (q.mediaId ? [q.mediaId] : [])))];
-  const [questionMedia, assigned] = await Promise.all([loadMediaByIds(store.db, mediaIds), store.media.listForSession(session.id)]);
+  const [attached, assigned] = await Promise.all([store.media.getMany(mediaIds), store.media.listForSession(session.id)]);
+  const questionMedia = new Map(attached.map((m) => [m.id, toMediaView(m)]));
   const media = assigned.map(toMediaView);
 
   const programItems: ProgramItem[] = [];

@@ -88,6 +88,12 @@ export class MediaRepository {
     return row && toMedia(row);
   }
 
+  async getMany(ids: string[]): Promise<Media[]> {
+    if (ids.length === 0) return [];
+    const rows = await this.db.selectFrom('media').selectAll().where('id', 'in', ids).execute();
+    return rows.map(toMedia);
+  }
+
   async create(input: MediaInput): Promise<Media> {
     const row = {
       id: newId(),
