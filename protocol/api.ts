@@ -2,7 +2,7 @@
  * JSON shapes of the REST API (DESIGN §2), shared by the server's repositories and the web app.
  * Timestamps are ISO-8601 strings; ids are opaque strings.
  */
-import type { SessionStatus, SlideType } from './views.js';
+import type { MediaView, SessionStatus, SlideType } from './views.js';
 
 export type QuestionTextSize = 'small' | 'medium' | 'large' | 'xlarge';
 export type QuestionFontWeight = 'normal' | 'medium' | 'semibold' | 'bold' | 'black';
@@ -89,13 +89,8 @@ export interface Auditorium {
   createdAt: string;
 }
 
-export interface Media {
-  id: string;
-  filePath: string;
-  phoneFilePath: string | null;
-  fileType: string;
-  duration: number;
-  promotionalLink: string | null;
+/** A library entry: what screens see of it (MediaView) plus when it was added. */
+export interface Media extends MediaView {
   createdAt: string;
 }
 
