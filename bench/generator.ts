@@ -10,7 +10,7 @@
 import { performance } from 'node:perf_hooks';
 import { registerPlayers, setUpGame } from './api.js';
 import { Countdown, openSocket, Phone, Screen } from './clients.js';
-import type { GeneratorConfig, GeneratorMessage, RoundFigures, RunnerMessage, ServerReading, TargetResult } from './ipc.js';
+import type { GeneratorConfig, GeneratorMessage, ProbeOptions, RoundFigures, RunnerMessage, ServerReading, TargetResult } from './ipc.js';
 import { distribution, mean, round } from './stats.js';
 
 const FAN_OUT_TIMEOUT_MS = 15_000;
@@ -24,7 +24,7 @@ let probeSeq = 0;
 const pendingProbes = new Map<number, (reading: ServerReading) => void>();
 
 /** Asks the runner to read the server (RSS, CPU, event-loop delay window). */
-function probe(options: { gc?: boolean; resetEventLoop?: boolean } = {}): Promise<ServerReading> {
+function probe(options: ProbeOptions = {}): Promise<ServerReading> {
   const id = ++probeSeq;
   return new Promise((resolve) => {
     pendingProbes.set(id, resolve);
@@ -106,7 +106,7 @@ async function run(config: GeneratorConfig): Promise<TargetResult> {
   const connectedMs = performance.now();
   progress(`connected ${phones.length - connectFailures} phones in ${((connectedMs - connectStartMs) / 1000).toFixed(1)} s`);
   await sleep(config.settleMs);
-  const connected = await probe({ gc: true });
+  const connected = await probe({ gc: true, rounds: 'start' });
 
   const fanOut: number[] = [];
   const results: number[] = [];
@@ -117,6 +117,12 @@ async function run(config: GeneratorConfig): Promise<TargetResult> {
 
   for (let r = 0; r < totalRounds; r++) {
     const live = phones.filter((p) => p.ws && !p.dropped);
+    const previousQuestion = live.map((p) => p.questionId);
+
+    const cpuBefore = process.cpuUsage();
+    await probe({ resetEventLoop: true });
+    const before = await probe();
+    // The deadlines start with Next, not before the probes (a busy server answers them late).
     const fanOutDone = new Countdown(live.length, FAN_OUT_TIMEOUT_MS);
     const resultsDone = new Countdown(live.length, config.roundTimeoutMs);
     hooks.question = (phone) => {
@@ -125,11 +131,6 @@ async function run(config: GeneratorConfig): Promise<TargetResult> {
       setTimeout(() => phone.answer(selectedIndex), rng() * config.answerWindowMs);
     };
     hooks.result = () => resultsDone.tick();
-    const previousQuestion = live.map((p) => p.questionId);
-
-    const cpuBefore = process.cpuUsage();
-    await probe({ resetEventLoop: true });
-    const before = await probe();
     const nextSentAt = admins.map((admin) => admin.send({ type: 'admin_next_question' }));
     const fannedOut = await fanOutDone.done;
     const duringFanOut = await probe({ resetEventLoop: true });
@@ -148,27 +149,34 @@ async function run(config: GeneratorConfig): Promise<TargetResult> {
     }
     let answersSent = 0;
     let answersLost = 0;
+    const roundFanOut: number[] = [];
+    const roundResults: number[] = [];
     live.forEach((phone, i) => {
       if (phone.questionId === previousQuestion[i]) {
         questionsMissed++;
         return;
       }
-      fanOut.push(phone.questionAtMs - nextSentAt[phone.sessionIndex]);
+      roundFanOut.push(phone.questionAtMs - nextSentAt[phone.sessionIndex]);
       if (Number.isNaN(phone.answerSentAtMs)) return;
       answersSent++;
       if (!Number.isNaN(phone.acceptedAtMs)) acks.push(phone.acceptedAtMs - phone.answerSentAtMs);
       if (Number.isNaN(phone.resultAtMs)) answersLost++;
-      else results.push(phone.resultAtMs - lastAnswerAt[phone.sessionIndex]);
+      else roundResults.push(phone.resultAtMs - lastAnswerAt[phone.sessionIndex]);
     });
+    fanOut.push(...roundFanOut);
+    results.push(...roundResults);
     displays.forEach((display, s) => {
       const questionId = live.find((p) => p.sessionIndex === s)?.questionId;
       const endAt = questionId ? display.questionEndAtMs.get(questionId) : undefined;
       if (endAt !== undefined) endAtDisplay.push(endAt - lastAnswerAt[s]);
     });
     perRound.push({
+      fanOutMs: distribution(roundFanOut),
+      resultMs: distribution(roundResults),
       fannedOut,
       resultsComplete,
       serverCpuSeconds: round(after.cpuSeconds - before.cpuSeconds, 2),
+      writeSyscallsPerPhone: round((after.writeSyscalls - before.writeSyscalls) / Math.max(1, roundFanOut.length), 2),
       generatorCpuSeconds: round((generatorCpu.user + generatorCpu.system) / 1e6, 2),
       eventLoopDuringFanOut: duringFanOut.eventLoop,
       eventLoopDuringAnswers: after.eventLoop,
@@ -177,6 +185,7 @@ async function run(config: GeneratorConfig): Promise<TargetResult> {
     });
   }
 
+  await probe({ rounds: 'end' });
   for (const socket of [...phones, ...displays, ...admins]) socket.ws?.terminate();
   const phonesConnected = Math.max(1, phones.length - connectFailures);
   const rssPerPlayerKb = (connected.rssKb - beforeConnect.rssKb) / phonesConnected;
@@ -205,6 +214,7 @@ async function run(config: GeneratorConfig): Promise<TargetResult> {
     phonesDropped: phones.filter((p) => p.dropped).length,
     roundsCompleted: perRound.filter((r) => r.fannedOut && r.resultsComplete).length,
     serverCpuSecondsPerRound: round(mean(perRound.map((r) => r.serverCpuSeconds)), 2),
+    writeSyscallsPerPhonePerRound: round(mean(perRound.map((r) => r.writeSyscallsPerPhone)), 2),
     generatorCpuSecondsPerRound: round(mean(perRound.map((r) => r.generatorCpuSeconds)), 2),
     eventLoopP99Ms: Math.max(...perRound.map((r) => r.eventLoopDuringAnswers.p99)),
     eventLoopMaxMs: Math.max(...perRound.map((r) => r.eventLoopDuringAnswers.max)),

@@ -4,7 +4,10 @@
  * from /proc, event-loop delay from the server's probe).
  */
 import type { Distribution } from './stats.js';
-import type { EventLoopDelay } from './probe.js';
+import type { EventLoopDelay, ProbeRequest } from './probe.js';
+
+/** What the generator asks of a server reading (the runner relays it to the server's probe). */
+export type ProbeOptions = Omit<ProbeRequest, 'type' | 'id'>;
 
 export type TargetName = 'marquee' | 'baseline';
 
@@ -15,7 +18,10 @@ export interface GeneratorConfig {
   players: number;
   sessions: number;
   rounds: number;
-  /** Rounds played first and not measured, so both servers are past their JIT warm-up. */
+  /**
+   * Rounds played first and not measured (default 0: the first question after the phones connect
+   * is the one the audience sees, so it is measured, and the server must warm itself up).
+   */
   warmupRounds: number;
   /** Each phone answers at a uniformly random moment within this window after its question arrives. */
   answerWindowMs: number;
@@ -31,7 +37,7 @@ export interface GeneratorConfig {
 
 /** Generator → runner. */
 export type GeneratorMessage =
-  | { type: 'probe'; id: number; gc?: boolean; resetEventLoop?: boolean }
+  | ({ type: 'probe'; id: number } & ProbeOptions)
   | { type: 'progress'; text: string }
   | { type: 'result'; result: TargetResult }
   | { type: 'failed'; message: string };
@@ -43,14 +49,20 @@ export interface ServerReading {
   rssKb: number;
   heapUsedKb: number;
   cpuSeconds: number;
+  writeSyscalls: number;
   /** Event-loop delay since the previous reset. */
   eventLoop: EventLoopDelay;
 }
 
 export interface RoundFigures {
+  /** This round's own distributions: the first measured round is compared with the others. */
+  fanOutMs: Distribution;
+  resultMs: Distribution;
   fannedOut: boolean;
   resultsComplete: boolean;
   serverCpuSeconds: number;
+  /** The server's write syscalls during the round, per phone that got the question. */
+  writeSyscallsPerPhone: number;
   generatorCpuSeconds: number;
   eventLoopDuringFanOut: EventLoopDelay;
   eventLoopDuringAnswers: EventLoopDelay;
@@ -89,6 +101,7 @@ export interface TargetResult {
   phonesDropped: number;
   roundsCompleted: number;
   serverCpuSecondsPerRound: number;
+  writeSyscallsPerPhonePerRound: number;
   generatorCpuSecondsPerRound: number;
   /** Worst round's p99 / max of the server's event-loop delay during the answer burst (ms). */
   eventLoopP99Ms: number;

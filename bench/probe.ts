@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import { Session } from 'node:inspector/promises';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 
 /**
@@ -17,6 +19,30 @@ export interface ProbeRequest {
   gc?: boolean;
   /** Start a new event-loop delay window after reading the current one. */
   resetEventLoop?: boolean;
+  /**
+   * The measured rounds begin or end. With BENCH_CPU_PROFILE set (a file path), a V8 CPU profile
+   * of the main thread covers exactly the rounds, without registration and connection noise.
+   */
+  rounds?: 'start' | 'end';
+}
+
+/** Sampling interval of the rounds' CPU profile (µs): V8's default for --cpu-prof. */
+const PROFILE_INTERVAL_US = 1000;
+
+function roundsProfiler(file: string | undefined) {
+  if (!file) return async (_mark: 'start' | 'end') => {};
+  const session = new Session();
+  session.connect();
+  return async (mark: 'start' | 'end') => {
+    if (mark === 'start') {
+      await session.post('Profiler.enable');
+      await session.post('Profiler.setSamplingInterval', { interval: PROFILE_INTERVAL_US });
+      await session.post('Profiler.start');
+      return;
+    }
+    const { profile } = await session.post('Profiler.stop');
+    fs.writeFileSync(file, JSON.stringify(profile));
+  };
 }
 
 export interface EventLoopDelay {
@@ -42,10 +68,13 @@ export function installProbe(): void {
   // The histogram holds whole intervals between samples; the delay is what exceeds the interval.
   const delayMs = (ns: number) => Math.max(0, Math.round(ns / 1e4 - RESOLUTION_MS * 100) / 100);
 
-  process.on('message', (raw: unknown) => {
+  const profile = roundsProfiler(process.env.BENCH_CPU_PROFILE);
+
+  process.on('message', async (raw: unknown) => {
     const request = raw as ProbeRequest;
     if (!request || request.type !== 'probe') return;
     if (request.gc && typeof globalThis.gc === 'function') globalThis.gc();
+    if (request.rounds) await profile(request.rounds);
     const eventLoop: EventLoopDelay = {
       p50: histogram.count ? delayMs(histogram.percentile(50)) : 0,
       p99: histogram.count ? delayMs(histogram.percentile(99)) : 0,

@@ -13,6 +13,16 @@ export function readRssKb(pid: number): number {
   return Number(match[1]);
 }
 
+/**
+ * Write-type system calls the process has made so far (syscw of /proc/<pid>/io: write, writev and
+ * the like, sockets included): how many times the server went to the kernel to send.
+ */
+export function readWriteSyscalls(pid: number): number {
+  const io = fs.readFileSync(`/proc/${pid}/io`, 'utf8');
+  const match = /^syscw:\s+(\d+)/m.exec(io);
+  return match ? Number(match[1]) : Number.NaN;
+}
+
 /** Clock ticks per second for /proc/<pid>/stat times; 100 on every Linux this runs on (getconf CLK_TCK). */
 const CLOCK_TICKS_PER_SECOND = 100;
 
@@ -27,14 +37,21 @@ export function readCpuSeconds(pid: number): number {
   return (utime + stime) / CLOCK_TICKS_PER_SECOND;
 }
 
-/** The soft limit on open files of this process (sockets count). */
-export function openFilesLimit(): number {
+export interface OpenFilesLimit {
+  soft: number;
+  hard: number;
+}
+
+/** This process's limits on open files (every socket is one); Infinity when unlimited or unknown. */
+export function openFilesLimit(): OpenFilesLimit {
+  const unknown = { soft: Number.POSITIVE_INFINITY, hard: Number.POSITIVE_INFINITY };
   try {
     const limits = fs.readFileSync('/proc/self/limits', 'utf8');
-    const match = /^Max open files\s+(\d+|unlimited)/m.exec(limits);
-    if (!match) return Number.POSITIVE_INFINITY;
-    return match[1] === 'unlimited' ? Number.POSITIVE_INFINITY : Number(match[1]);
+    const match = /^Max open files\s+(\d+|unlimited)\s+(\d+|unlimited)/m.exec(limits);
+    if (!match) return unknown;
+    const value = (text: string) => (text === 'unlimited' ? Number.POSITIVE_INFINITY : Number(text));
+    return { soft: value(match[1]), hard: value(match[2]) };
   } catch {
-    return Number.POSITIVE_INFINITY;
+    return unknown;
   }
 }

@@ -31,10 +31,28 @@ const ROWS: Row[] = [
   { label: 'server RSS per phone (KB)', value: (r) => r.rssPerPlayerKb, ratio: true },
   { label: 'server heap per phone (KB)', value: (r) => r.heapPerPlayerKb, ratio: true },
   { label: 'server CPU per round (s)', value: (r) => r.serverCpuSecondsPerRound, ratio: true, digits: 2 },
+  { label: 'server write syscalls per phone per round', value: (r) => r.writeSyscallsPerPhonePerRound, ratio: true, digits: 2 },
   { label: 'event-loop delay p99, answers (ms)', value: (r) => r.eventLoopP99Ms, ratio: true },
   { label: 'event-loop delay max, answers (ms)', value: (r) => r.eventLoopMaxMs },
   { label: 'rounds completed', value: (r) => r.roundsCompleted, digits: 0 },
+  { label: 'first round fan-out p99 ÷ median round', value: (r) => firstRoundColdness(r), digits: 2 },
 ];
+
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
+/**
+ * How much slower the first measured question reached the phones than a typical one: the first
+ * round's fan-out p99 over the median of every round's. NaN with fewer than two rounds.
+ */
+export function firstRoundColdness(r: TargetResult): number {
+  const p99s = r.perRound.map((round) => round.fanOutMs.p99);
+  if (p99s.length < 2) return Number.NaN;
+  return p99s[0] / median(p99s);
+}
 
 function fmt(value: number | undefined, digits = 1): string {
   if (value === undefined || Number.isNaN(value)) return '—';
@@ -86,14 +104,33 @@ export function checkTargets(report: BenchReport): TargetCheck[] {
     if (entry.players === 5000 && entry.sessions === 5) {
       checks.push({ text: `${at}: every round completes (${m.roundsCompleted}/${m.rounds})`, met: m.roundsCompleted === m.rounds });
       checks.push({ text: `${at}: fan-out p99 ≤ 250 ms (${fmt(m.fanOutMs.p99)})`, met: m.fanOutMs.p99 <= 250 });
+      if (b) checks.push(ratioCheck(at, 'results p99', m.resultMs.p99, b.resultMs.p99, 1.5));
+    }
+    if (entry.players === 10000 && entry.sessions === 1) {
+      if (b) {
+        checks.push(ratioCheck(at, 'results p99', m.resultMs.p99, b.resultMs.p99, 1.5));
+        checks.push(ratioCheck(at, 'fan-out p99', m.fanOutMs.p99, b.fanOutMs.p99, 1.2));
+        checks.push(ratioCheck(at, 'server CPU per round', m.serverCpuSecondsPerRound, b.serverCpuSecondsPerRound, 1.5, 2));
+      }
+      checks.push({ text: `${at}: RSS ≤ 8 KB per phone (${fmt(m.rssPerPlayerKb)})`, met: m.rssPerPlayerKb <= 8 });
+    }
+    const coldness = firstRoundColdness(m);
+    if (!Number.isNaN(coldness)) {
+      checks.push({ text: `${at}: no cold first question: its fan-out p99 ≤ 1.3× the median round's (${coldness.toFixed(2)}×)`, met: coldness <= 1.3 });
     }
   }
   return checks;
 }
 
+function ratioCheck(at: string, what: string, marquee: number, baseline: number, bound: number, digits = 1): TargetCheck {
+  const ratio = marquee / baseline;
+  const text = `${at}: ${what} ≤ ${bound}× baseline (${fmt(marquee, digits)} / ${fmt(baseline, digits)} = ${ratio.toFixed(2)}×)`;
+  return { text, met: ratio <= bound };
+}
+
 export function formatReport(report: BenchReport): string {
   const parts = report.scenarios.map((entry) => scenarioTable(entry, report.options.rounds));
   const checks = checkTargets(report);
-  if (checks.length) parts.push(['Targets (issue 7):', ...checks.map((c) => `  ${c.met ? 'met   ' : 'MISSED'} ${c.text}`)].join('\n'));
+  if (checks.length) parts.push(['Targets (issues 7 and 12):', ...checks.map((c) => `  ${c.met ? 'met   ' : 'MISSED'} ${c.text}`)].join('\n'));
   return parts.join('\n\n');
 }

@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- 500 2000 5000x5] [--rounds 3] [--warmup 1] [--targets marquee,baseline] [--cpu-prof]`
+ * `npm run bench [-- 500 2000 5000x5] [--rounds 3] [--warmup 0] [--targets marquee,baseline] [--cpu-prof]`
  * Scenarios are N or NxS (N phones over S sessions). Prints the tables and writes
  * .bench/results.json; logs (and profiles with --cpu-prof) go to .bench/.
  */
@@ -15,7 +15,7 @@ function parseArgs(argv: string[]) {
   let targets: TargetName[] = ['marquee', 'baseline'];
   let cpuProfile = false;
   let answerWindowMs = 1000;
-  let warmupRounds = 1;
+  let warmupRounds = 0;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     if (arg === '--rounds') rounds = Number(argv[++i]);

@@ -10,7 +10,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { GeneratorConfig, GeneratorMessage, RunnerMessage, TargetName, TargetResult } from './ipc.js';
-import { openFilesLimit, readCpuSeconds, readRssKb } from './proc-stats.js';
+import { descriptorsFor, nodeCommand } from './open-files.js';
+import { openFilesLimit, readCpuSeconds, readRssKb, readWriteSyscalls, type OpenFilesLimit } from './proc-stats.js';
 import { ADMIN_PASSWORD, REPO_ROOT, startTarget, type RunningTarget } from './targets.js';
 
 export interface Scenario {
@@ -38,7 +39,7 @@ export interface ScenarioResult extends Scenario {
 
 export interface BenchReport {
   startedAt: string;
-  machine: { cpus: number; node: string; openFilesLimit: number };
+  machine: { cpus: number; node: string; openFilesLimit: OpenFilesLimit };
   options: Omit<BenchOptions, 'log'>;
   scenarios: ScenarioResult[];
 }
@@ -47,6 +48,7 @@ export const DEFAULT_SCENARIOS: Scenario[] = [
   { players: 500, sessions: 1 },
   { players: 2000, sessions: 1 },
   { players: 5000, sessions: 5 },
+  { players: 10000, sessions: 1 },
 ];
 
 /** The generator gives up on a run after this long in total (everything stops by itself). */
@@ -55,7 +57,9 @@ function generatorDeadlineMs(config: GeneratorConfig): number {
 }
 
 function runGenerator(server: RunningTarget, config: GeneratorConfig, log: (line: string) => void): Promise<TargetResult> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/generator.ts'], {
+  // The generator holds every phone's socket plus an admin and a display per session.
+  const { command, args } = nodeCommand(['--import', 'tsx', 'bench/generator.ts'], descriptorsFor(config.players + 2 * config.sessions));
+  const child = spawn(command, args, {
     cwd: REPO_ROOT,
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
@@ -85,9 +89,9 @@ function runGenerator(server: RunningTarget, config: GeneratorConfig, log: (line
           break;
         case 'probe':
           server
-            .probe({ gc: message.gc, resetEventLoop: message.resetEventLoop })
+            .probe({ gc: message.gc, resetEventLoop: message.resetEventLoop, rounds: message.rounds })
             .then(({ eventLoop, heapUsedKb }) => {
-              const reading = { rssKb: readRssKb(server.pid), heapUsedKb, cpuSeconds: readCpuSeconds(server.pid), eventLoop };
+              const reading = { rssKb: readRssKb(server.pid), heapUsedKb, cpuSeconds: readCpuSeconds(server.pid), writeSyscalls: readWriteSyscalls(server.pid), eventLoop };
               tell({ type: 'probe', id: message.id, reading });
             })
             .catch((err: Error) => finish(err));
@@ -111,10 +115,9 @@ export async function runBench(options: BenchOptions): Promise<BenchReport> {
     scenarios: [],
   };
   for (const scenario of options.scenarios) {
-    // Each process holds one descriptor per socket, plus files and the listening socket.
-    if (scenario.players + 256 > limit) {
-      options.log(`  open-files limit ${limit} is too low for ${scenario.players} sockets: raise it (ulimit -n) before running`);
-    }
+    // Each process holds one descriptor per socket; the children's limits are raised as needed.
+    const { problem } = nodeCommand([], descriptorsFor(scenario.players + 2 * scenario.sessions), limit);
+    if (problem) options.log(`  ${scenario.players}x${scenario.sessions}: the open-files limit is too low: ${problem}`);
     const label = `${scenario.players}x${scenario.sessions}`;
     const entry: ScenarioResult = { ...scenario, results: {}, errors: {} };
     report.scenarios.push(entry);
@@ -122,7 +125,7 @@ export async function runBench(options: BenchOptions): Promise<BenchReport> {
       options.log(`  ${label} ${target}: starting`);
       let server: RunningTarget | undefined;
       try {
-        server = await startTarget(target, { logDir, cpuProfileDir: profileDir, label });
+        server = await startTarget(target, { logDir, cpuProfileDir: profileDir, label, openFiles: descriptorsFor(scenario.players + 2 * scenario.sessions) });
         entry.results[target] = await runGenerator(
           server,
           {

@@ -10,6 +10,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import type { TargetName } from './ipc.js';
+import { nodeCommand } from './open-files.js';
 import type { ProbeReply, ProbeRequest } from './probe.js';
 
 export const REPO_ROOT = path.resolve(import.meta.dirname, '..');
@@ -23,15 +24,17 @@ export interface RunningTarget {
   baseUrl: string;
   logPath: string;
   /** Reads (and optionally resets) the event-loop delay window, after an optional forced GC. */
-  probe(options: { gc?: boolean; resetEventLoop?: boolean }): Promise<ProbeReply>;
+  probe(options: Omit<ProbeRequest, 'type' | 'id'>): Promise<ProbeReply>;
   stop(): Promise<void>;
 }
 
 export interface TargetOptions {
   logDir: string;
-  /** Write a V8 CPU profile of the server into this folder on exit (node --cpu-prof). */
+  /** Write a V8 CPU profile of the server's measured rounds into this folder (see probe.ts). */
   cpuProfileDir?: string;
   label: string;
+  /** Open files the server needs (one per socket, plus spare): its limit is raised to this. */
+  openFiles: number;
 }
 
 function freePort(): Promise<number> {
@@ -47,7 +50,7 @@ function freePort(): Promise<number> {
 
 /** Marquee's variables from the caller's shell must not leak in: the bench always measures SQLite. */
 function cleanEnv(): NodeJS.ProcessEnv {
-  const drop = /^(PORT|HOST|DATA_DIR|DATABASE_URL|REDIS_URL|ADMIN_|PUBLIC_URL|SECRET|JOIN_LINK_|REQUIRE_SIGNED_JOIN|S3_|LOG_LEVEL|NODE_OPTIONS)/;
+  const drop = /^(PORT|HOST|DATA_DIR|DATABASE_URL|REDIS_URL|ADMIN_|PUBLIC_URL|SECRET|JOIN_LINK_|REQUIRE_SIGNED_JOIN|DEMO_CONTENT|S3_|LOG_LEVEL|NODE_OPTIONS)/;
   return Object.fromEntries(Object.entries(process.env).filter(([key]) => !drop.test(key)));
 }
 
@@ -80,10 +83,13 @@ export async function startTarget(name: TargetName, options: TargetOptions): Pro
   const logPath = path.join(options.logDir, `${options.label}-${name}.log`);
   const log = fs.openSync(logPath, 'w');
   const script = name === 'marquee' ? 'bench/marquee-server.ts' : 'bench/baseline-server.ts';
-  // One profile per thread (tsx's loader runs in a worker), so each run gets its own folder;
-  // the main thread's profile is the largest file there.
-  const profile = options.cpuProfileDir ? ['--cpu-prof', '--cpu-prof-dir', path.join(options.cpuProfileDir, `${options.label}-${name}`)] : [];
-  const child = spawn(process.execPath, ['--import', 'tsx', '--expose-gc', ...profile, script], {
+  let profilePath: string | undefined;
+  if (options.cpuProfileDir) {
+    fs.mkdirSync(options.cpuProfileDir, { recursive: true });
+    profilePath = path.join(options.cpuProfileDir, `${options.label}-${name}.cpuprofile`);
+  }
+  const { command, args } = nodeCommand(['--import', 'tsx', '--expose-gc', script], options.openFiles);
+  const child = spawn(command, args, {
     cwd: REPO_ROOT,
     env: {
       ...cleanEnv(),
@@ -92,6 +98,9 @@ export async function startTarget(name: TargetName, options: TargetOptions): Pro
       DATA_DIR: dataDir,
       ADMIN_PASSWORD,
       REQUIRE_SIGNED_JOIN: 'false',
+      // The measured server holds only the bench's own sessions.
+      DEMO_CONTENT: 'false',
+      ...(profilePath ? { BENCH_CPU_PROFILE: profilePath } : {}),
     },
     stdio: ['ignore', log, log, 'ipc'],
   });

@@ -28,6 +28,15 @@ export interface Theme {
   mainBackgroundImage?: string | null;
 }
 
+/** A session's consent-first prize draw (DESIGN §11). */
+export interface PrizeDrawSettings {
+  enabled: boolean;
+  /** What can be won, e.g. "Two tickets for next Friday". */
+  prize: string;
+  /** The words next to the join form's consent box, stored with each consent. */
+  consentText: string;
+}
+
 export interface Session {
   id: string;
   title: string;
@@ -40,6 +49,7 @@ export interface Session {
   returnMessage: string | null;
   currentQuestionIndex: number;
   theme: Theme;
+  prizeDraw: PrizeDrawSettings;
 }
 
 export type ItemType = 'question' | 'slide' | 'media_block';
@@ -101,10 +111,25 @@ export interface PublicSessionInfo {
   status: SessionStatus;
   theme: Theme;
   mediaItemsPerTransition: number;
+  /** Shown on the join form: the consent box appears only when enabled. */
+  prizeDraw: PrizeDrawSettings;
 }
 
 /** An entry of `GET /api/admin/sessions/{id}/media`. */
 export interface SessionMediaLink {
   mediaId: string;
   sessionId: string;
+}
+
+/** One prize draw: `POST /api/admin/sessions/{id}/draws` answers it, `GET` lists them newest first. */
+export interface PrizeDraw {
+  id: string;
+  createdAt: string;
+  /** How many players the winners were drawn from. */
+  eligible: number;
+  winners: { player: { id: string; name: string; email: string }; pointsTotal: number }[];
+  /** The administrator who drew. */
+  drawnBy: string;
+  prize: string;
+  minScore: number | null;
 }

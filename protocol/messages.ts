@@ -131,9 +131,17 @@ export interface SessionInfoMessage {
   session: PublicSessionInfo;
 }
 
+/** The prize draw's winners for the big screen (DESIGN §11): names only, never emails. Displays only. */
+export interface WinnersMessage {
+  type: 'winners';
+  prize: string;
+  names: string[];
+}
+
 export type ServerMessage =
   | SessionStateMessage
   | SessionInfoMessage
+  | WinnersMessage
   | TimerTickMessage
   | QuestionEndMessage
   | LeaderboardUpdateMessage

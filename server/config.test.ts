@@ -15,7 +15,9 @@ describe('configuration', () => {
       adminPassword: undefined,
       joinLinkTtlSeconds: 3600,
       requireSignedJoin: true,
+      demoContent: true,
       s3: undefined,
+      metricsToken: undefined,
     });
   });
 
@@ -32,6 +34,7 @@ describe('configuration', () => {
       SECRET: 'x'.repeat(32),
       JOIN_LINK_TTL_SECONDS: '600',
       REQUIRE_SIGNED_JOIN: 'false',
+      DEMO_CONTENT: 'false',
     });
     expect(config).toMatchObject({
       port: 8080,
@@ -45,6 +48,7 @@ describe('configuration', () => {
       secret: 'x'.repeat(32),
       joinLinkTtlSeconds: 600,
       requireSignedJoin: false,
+      demoContent: false,
     });
   });
 
@@ -61,6 +65,7 @@ describe('configuration', () => {
     [{ REQUIRE_SIGNED_JOIN: 'maybe' }, 'REQUIRE_SIGNED_JOIN'],
     [{ JOIN_LINK_TTL_SECONDS: '-5' }, 'JOIN_LINK_TTL_SECONDS'],
     [{ ADMIN_PASSWORD: 'short' }, 'ADMIN_PASSWORD'],
+    [{ METRICS_TOKEN: 'guessable' }, 'METRICS_TOKEN'],
   ])('stops with a message naming the bad variable: %o', (env, name) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(new RegExp(`${name}:`));

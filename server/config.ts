@@ -30,6 +30,7 @@ const envSchema = z.object({
   SECRET: z.string().min(16, 'must be at least 16 characters').optional(),
   JOIN_LINK_TTL_SECONDS: z.coerce.number().int().min(60).max(604800).default(3600),
   REQUIRE_SIGNED_JOIN: booleanFromEnv.default(true),
+  DEMO_CONTENT: booleanFromEnv.default(true),
   // Media storage (the media issue): local disk by default, S3 when S3_BUCKET is set.
   S3_BUCKET: z.string().min(1).optional(),
   S3_REGION: z.string().min(1).default('us-east-1'),
@@ -37,6 +38,8 @@ const envSchema = z.object({
   S3_ACCESS_KEY_ID: z.string().min(1).optional(),
   S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
   S3_FORCE_PATH_STYLE: booleanFromEnv.default(false),
+  // Operations (DESIGN §12): /metrics wants this bearer token when it is set.
+  METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -52,6 +55,8 @@ export interface Config {
   secret: string | undefined;
   joinLinkTtlSeconds: number;
   requireSignedJoin: boolean;
+  /** Create the "Marquee Demo" show on the first start with an empty database (DESIGN §11). */
+  demoContent: boolean;
   s3:
     | {
         bucket: string;
@@ -62,6 +67,7 @@ export interface Config {
         forcePathStyle: boolean;
       }
     | undefined;
+  metricsToken: string | undefined;
   logLevel: string;
 }
 
@@ -88,6 +94,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     secret: e.SECRET,
     joinLinkTtlSeconds: e.JOIN_LINK_TTL_SECONDS,
     requireSignedJoin: e.REQUIRE_SIGNED_JOIN,
+    demoContent: e.DEMO_CONTENT,
     s3: e.S3_BUCKET
       ? {
           bucket: e.S3_BUCKET,
@@ -98,6 +105,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
           forcePathStyle: e.S3_FORCE_PATH_STYLE,
         }
       : undefined,
+    metricsToken: e.METRICS_TOKEN,
     logLevel: e.LOG_LEVEL,
   };
 }

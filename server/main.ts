@@ -38,7 +38,18 @@ async function main(): Promise<void> {
         '  Keep it safe: it is not shown again. Set ADMIN_PASSWORD to choose one instead.\n',
     );
   }
-  log.info(`Marquee is running on http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${config.port}`);
+  // The port actually bound (PORT=0 picks a free one).
+  const baseUrl = config.publicUrl ?? `http://${config.host === '0.0.0.0' ? 'localhost' : config.host}:${new URL(server.url).port}`;
+  log.info(`Marquee is running on ${baseUrl}`);
+  console.log(`\n  Admin dashboard: ${baseUrl}/admin`);
+  if (server.demoSession) {
+    console.log(
+      `  The "${server.demoSession.title}" show is ready: log in, press Start on its card, and open its display.\n` +
+        '  (DEMO_CONTENT=false skips it on a fresh database; deleting it keeps it deleted.)\n',
+    );
+  } else {
+    console.log('');
+  }
   log.info(config.databaseUrl ? 'Storage: PostgreSQL' : `Storage: SQLite in ${config.dataDir}`);
   if (config.redisUrl) {
     // Said plainly so nobody starts a second instance expecting them to share live games.

@@ -11,6 +11,10 @@ import { JoinLinks } from './sessions/join-links.js';
 import { SessionLifecycle } from './sessions/lifecycle.js';
 import { startScheduler } from './sessions/scheduler.js';
 import { openStore, type Store } from './storage/store.js';
+import { ensureDemoContent, findDemoSession } from './demo/create-demo.js';
+import { Metrics } from './ops/metrics.js';
+import { databaseProbe, mediaProbe, redisProbe } from './ops/probes.js';
+import { READINESS_TIMEOUT_MS, Readiness } from './ops/readiness.js';
 import { startRealtime, type Realtime, type RealtimeOptions } from './ws/realtime.js';
 
 export interface RunningServer {
@@ -20,6 +24,8 @@ export interface RunningServer {
   url: string;
   /** The generated bootstrap password, when one was made on this start. */
   generatedAdminPassword: string | undefined;
+  /** The demo show while it is still there and has not been played yet (for the start-up message). */
+  demoSession: { id: string; title: string; createdNow: boolean } | undefined;
   /** The live game: rooms and the WebSocket at /ws. */
   realtime: Realtime;
   close(): Promise<void>;
@@ -45,7 +51,16 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const secret = config.secret ?? (await store.settings.getOrCreate('secret', () => randomBytes(32).toString('base64url')));
   const adminAuth = new AdminAuth(store);
   const generatedAdminPassword = await adminAuth.bootstrap(config.adminUsername, config.adminPassword);
+  const demo = await ensureDemoContent(store, config.demoContent);
+  const demoSession = await findDemoSession(store, demo);
   const lifecycle = new SessionLifecycle(store);
+  const mediaStore = createMediaStore(config, secret);
+  const readiness = new Readiness();
+  readiness.register('database', databaseProbe(store));
+  readiness.register('media', mediaProbe(mediaStore));
+  // Until the multi-instance mode owns a Redis connection (and registers its own probe), one of its own.
+  const redis = config.redisUrl ? redisProbe(config.redisUrl, READINESS_TIMEOUT_MS) : undefined;
+  if (redis) readiness.register('redis', redis.probe);
   const deps: AppDeps = {
     config,
     store,
@@ -53,7 +68,9 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     adminAuth,
     loginLimiter: new LoginLimiter(),
     joinLinks: new JoinLinks(secret, config.joinLinkTtlSeconds),
-    mediaStore: createMediaStore(config, secret),
+    mediaStore,
+    metrics: new Metrics(),
+    readiness,
   };
   const app = await buildApp(deps, {
     webDir: options.webDir,
@@ -61,11 +78,12 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     adminRoutes: [...mediaAdminRouteModules, ...(options.adminRoutes ?? [])],
     publicRoutes: [...mediaPublicRouteModules, ...(options.publicRoutes ?? [])],
   });
+  readiness.setLog(app.log);
   await app.listen({ port: config.port, host: config.host });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   // Rooms subscribe to the lifecycle before the scheduler can start anything.
-  const realtime = await startRealtime({ httpServer: app.server, store, adminAuth, lifecycle, log: app.log }, options.realtime);
+  const realtime = await startRealtime({ httpServer: app.server, store, adminAuth, lifecycle, log: app.log, metrics: deps.metrics }, options.realtime);
   const stopScheduler = startScheduler(lifecycle, (err) => app.log.error({ err }, 'scheduled start failed'));
 
   const running: RunningServer = {
@@ -73,6 +91,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     deps,
     url: `http://127.0.0.1:${port}`,
     generatedAdminPassword,
+    demoSession,
     realtime,
     close: async () => {},
   };
@@ -82,6 +101,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     if (closeExtra) await closeExtra();
     await realtime.close();
     await app.close();
+    await redis?.close();
     await store.close();
   };
   return running;

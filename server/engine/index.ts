@@ -26,6 +26,7 @@ export {
 } from './resume.js';
 export { toLiveSnapshot } from './snapshot.js';
 export { audienceView, playerView, adminView, adminSessionInfo, toQuestionView } from './views.js';
-export { pointsForCorrectAnswer, buildLeaderboard, compareStandings, LEADERBOARD_SIZE } from './scoring.js';
+export { pointsForCorrectAnswer, compareStandings, LEADERBOARD_SIZE } from './scoring.js';
+export { buildLeaderboard, rankEveryone, rerank, ranksOf, topOf, type Standings } from './standings.js';
 export { REVEAL_MS, SLIDE_MS, NO_MEDIA_MS, TICK_MS, DEFAULT_MEDIA_DURATION_SECONDS, mediaRunMs } from './timing.js';
 export { PMap } from './pmap.js';

@@ -12,7 +12,8 @@
 import type { EngineState, Effect, Phase } from './types.js';
 import { PMap } from './pmap.js';
 import { adoptPendingProgram } from './program.js';
-import { applyAnswers, buildLeaderboard } from './scoring.js';
+import { applyAnswers } from './scoring.js';
+import { rerank, topOf } from './standings.js';
 import {
   REVEAL_MS,
   SLIDE_MS,
@@ -111,7 +112,8 @@ export function closeQuestion(state: EngineState, nowMs: number, out: Out): Engi
 
   const nameOf = (playerId: string) => state.names.get(playerId) ?? 'Player';
   const { scores, applied, writes } = applyAnswers(state.scores, phase.answers, nameOf);
-  const leaderboard = applied.length > 0 ? buildLeaderboard(scores) : state.leaderboard;
+  const standings = rerank(state.standings, scores, writes.map((w) => w.playerId));
+  const leaderboard = standings === state.standings ? state.leaderboard : topOf(standings, scores);
 
   if (writes.length > 0) out.push({ kind: 'saveScores', sessionId: state.program.sessionId, scores: writes });
   for (const { playerId, answer, newScore } of applied) {
@@ -143,7 +145,7 @@ export function closeQuestion(state: EngineState, nowMs: number, out: Out): Engi
     startedAtMs: nowMs,
     endsAtMs: nowMs + REVEAL_MS,
   };
-  return { ...state, scores, leaderboard, phase: reveal };
+  return { ...state, scores, standings, leaderboard, phase: reveal };
 }
 
 /** The current timed phase has reached its end: move along the sequence. */

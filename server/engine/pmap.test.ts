@@ -48,3 +48,43 @@ describe('PMap', () => {
     expect(map.get('x')).toBe(3);
   });
 });
+
+describe('PMap.setAll', () => {
+  it('sets many keys in one new map and leaves the old one unchanged', () => {
+    let before = PMap.empty<number>();
+    for (let i = 0; i < 500; i++) before = before.set(`p${i}`, i);
+    const after = before.setAll(Array.from({ length: 1_000 }, (_, i) => [`p${i}`, -i] as const));
+    expect(after.size).toBe(1_000);
+    expect(after.get('p10')).toBe(-10);
+    expect(after.get('p999')).toBe(-999);
+    expect(before.size).toBe(500);
+    expect(before.get('p10')).toBe(10);
+    expect(before.has('p999')).toBe(false);
+  });
+
+  it('keeps the last value of a repeated key and counts it once', () => {
+    const map = PMap.empty<string>().set('a', 'old').setAll([
+      ['a', 'first'],
+      ['b', 'x'],
+      ['a', 'last'],
+    ]);
+    expect(map.size).toBe(2);
+    expect(map.get('a')).toBe('last');
+  });
+
+  it('returns the same map when given nothing', () => {
+    const map = PMap.from([['a', 1]]);
+    expect(map.setAll([])).toBe(map);
+  });
+
+  it('a map built by setAll behaves like one built key by key', () => {
+    const keys = Array.from({ length: 3_000 }, (_, i) => `player-${(i * 7919) % 10_007}`);
+    const oneByOne = keys.reduce((map, key, i) => map.set(key, i), PMap.empty<number>());
+    const batch = PMap.empty<number>().setAll(keys.map((key, i) => [key, i] as const));
+    expect(batch.size).toBe(oneByOne.size);
+    expect([...batch.entries()]).toEqual([...oneByOne.entries()]);
+    const emptied = keys.reduce((map, key) => map.delete(key), batch);
+    expect(emptied.size).toBe(0);
+    expect([...emptied.keys()]).toEqual([]);
+  });
+});

@@ -1,87 +1,135 @@
 /**
  * A small persistent (copy-on-write) map from string keys to values.
  *
- * Why: the engine never mutates its input state, and a game may hold thousands of players.
+ * Why: the engine never mutates its input state, and a game may hold ten thousand players.
  * Copying one big Map for every answer would make a question cost O(players²). Keys are spread
- * over a fixed number of buckets by a string hash, and a write copies only the bucket it touches
- * plus the short bucket array, so each write costs about players / BUCKET_COUNT.
+ * by a string hash over a two-level tree of 64 × 64 small leaf Maps, so a write copies two
+ * 64-slot arrays (cheap, flat copies) and one leaf of a few entries: about the same cost at 100
+ * players as at 10,000. `setAll` writes many keys at once and copies each touched node once.
  */
 
-const BUCKET_COUNT = 64;
+const BITS = 6;
+const FANOUT = 1 << BITS;
+const MASK = FANOUT - 1;
 
-/** FNV-1a over UTF-16 code units: fast, deterministic, good enough to spread ids over buckets. */
-function bucketOf(key: string): number {
+/** FNV-1a over UTF-16 code units: fast, deterministic, good enough to spread ids over leaves. */
+function hashOf(key: string): number {
   let hash = 0x811c9dc5;
   for (let i = 0; i < key.length; i++) {
     hash ^= key.charCodeAt(i);
     hash = Math.imul(hash, 0x01000193);
   }
-  return (hash >>> 0) % BUCKET_COUNT;
+  return hash >>> 0;
 }
 
-const EMPTY_BUCKET: ReadonlyMap<string, never> = new Map<string, never>();
+type Leaf<V> = ReadonlyMap<string, V>;
+type Branch<V> = ReadonlyArray<Leaf<V>>;
+
+const EMPTY_LEAF: Leaf<never> = new Map<string, never>();
+const EMPTY_BRANCH: Branch<never> = new Array(FANOUT).fill(EMPTY_LEAF);
+const EMPTY_ROOT: ReadonlyArray<Branch<never>> = new Array(FANOUT).fill(EMPTY_BRANCH);
 
 export class PMap<V> {
   private constructor(
-    private readonly buckets: ReadonlyArray<ReadonlyMap<string, V>>,
+    private readonly root: ReadonlyArray<Branch<V>>,
     /** Number of entries. */
     readonly size: number,
   ) {}
 
   static empty<V>(): PMap<V> {
-    return new PMap<V>(new Array(BUCKET_COUNT).fill(EMPTY_BUCKET), 0);
+    return new PMap<V>(EMPTY_ROOT, 0);
   }
 
   static from<V>(entries: Iterable<readonly [string, V]>): PMap<V> {
-    // Built in place (the buckets are new and unshared), then frozen behind the immutable API.
-    const buckets: Map<string, V>[] = Array.from({ length: BUCKET_COUNT }, () => new Map());
-    for (const [key, value] of entries) buckets[bucketOf(key)].set(key, value);
-    let size = 0;
-    for (const bucket of buckets) size += bucket.size;
-    return new PMap<V>(buckets, size);
+    return PMap.empty<V>().setAll(entries);
+  }
+
+  private leafOf(key: string): Leaf<V> {
+    const hash = hashOf(key);
+    return this.root[hash & MASK][(hash >>> BITS) & MASK];
   }
 
   get(key: string): V | undefined {
-    return this.buckets[bucketOf(key)].get(key);
+    return this.leafOf(key).get(key);
   }
 
   has(key: string): boolean {
-    return this.buckets[bucketOf(key)].has(key);
+    return this.leafOf(key).has(key);
   }
 
   /** A new map with `key` set; this one is unchanged. */
   set(key: string, value: V): PMap<V> {
-    const index = bucketOf(key);
-    const old = this.buckets[index];
-    const bucket = new Map(old);
-    bucket.set(key, value);
-    const buckets = this.buckets.slice();
-    buckets[index] = bucket;
-    return new PMap<V>(buckets, this.size + (old.has(key) ? 0 : 1));
+    const hash = hashOf(key);
+    const b = hash & MASK;
+    const l = (hash >>> BITS) & MASK;
+    const old = this.root[b][l];
+    const leaf = new Map(old);
+    leaf.set(key, value);
+    return new PMap<V>(this.replaceLeaf(b, l, leaf), this.size + (old.has(key) ? 0 : 1));
   }
 
   /** A new map without `key` (or this one, when the key is absent). */
   delete(key: string): PMap<V> {
-    const index = bucketOf(key);
-    const old = this.buckets[index];
+    const hash = hashOf(key);
+    const b = hash & MASK;
+    const l = (hash >>> BITS) & MASK;
+    const old = this.root[b][l];
     if (!old.has(key)) return this;
-    const bucket = new Map(old);
-    bucket.delete(key);
-    const buckets = this.buckets.slice();
-    buckets[index] = bucket;
-    return new PMap<V>(buckets, this.size - 1);
+    const leaf = new Map(old);
+    leaf.delete(key);
+    return new PMap<V>(this.replaceLeaf(b, l, leaf.size === 0 ? EMPTY_LEAF : leaf), this.size - 1);
   }
 
-  /** Entries in bucket order: deterministic for a given set of keys, but not sorted. */
+  /**
+   * A new map with every entry set (a later entry for the same key wins). The nodes it copies are
+   * its own until it returns, so each is copied once however many keys land in it: closing a
+   * question for 10,000 players copies each leaf once instead of once per player.
+   */
+  setAll(entries: Iterable<readonly [string, V]>): PMap<V> {
+    const root = this.root.slice();
+    const ownBranches = new Set<Branch<V>>();
+    const ownLeaves = new Set<Leaf<V>>();
+    let size = this.size;
+    for (const [key, value] of entries) {
+      const hash = hashOf(key);
+      const b = hash & MASK;
+      const l = (hash >>> BITS) & MASK;
+      let branch = root[b] as Leaf<V>[];
+      if (!ownBranches.has(branch)) {
+        branch = branch.slice();
+        ownBranches.add(branch);
+        root[b] = branch;
+      }
+      let leaf = branch[l] as Map<string, V>;
+      if (!ownLeaves.has(leaf)) {
+        leaf = new Map(leaf);
+        ownLeaves.add(leaf);
+        branch[l] = leaf;
+      }
+      if (!leaf.has(key)) size++;
+      leaf.set(key, value);
+    }
+    return size === this.size && ownLeaves.size === 0 ? this : new PMap<V>(root, size);
+  }
+
+  private replaceLeaf(b: number, l: number, leaf: Leaf<V>): Branch<V>[] {
+    const branch = this.root[b].slice();
+    branch[l] = leaf;
+    const root = this.root.slice();
+    root[b] = branch;
+    return root;
+  }
+
+  /** Entries in tree order: deterministic for a given set of keys, but not sorted. */
   *entries(): IterableIterator<[string, V]> {
-    for (const bucket of this.buckets) yield* bucket.entries();
+    for (const branch of this.root) for (const leaf of branch) if (leaf.size > 0) yield* leaf.entries();
   }
 
   *keys(): IterableIterator<string> {
-    for (const bucket of this.buckets) yield* bucket.keys();
+    for (const branch of this.root) for (const leaf of branch) if (leaf.size > 0) yield* leaf.keys();
   }
 
   *values(): IterableIterator<V> {
-    for (const bucket of this.buckets) yield* bucket.values();
+    for (const branch of this.root) for (const leaf of branch) if (leaf.size > 0) yield* leaf.values();
   }
 }

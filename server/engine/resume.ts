@@ -10,7 +10,7 @@ import type { AnswerRecord, Effect, EngineState, LiveSnapshot, Phase, Program, R
 import { PMap } from './pmap.js';
 import { enterItem } from './phases.js';
 import { reduce, pendingWakeAt } from './reduce.js';
-import { buildLeaderboard } from './scoring.js';
+import { rankEveryone, topOf } from './standings.js';
 import { toLiveSnapshot } from './snapshot.js';
 import { nextTickAfter, questionDurationMs } from './timing.js';
 import { questionPosition } from './views.js';
@@ -41,6 +41,7 @@ export function createEngineState(input: CreateEngineInput): EngineState {
   const scores = PMap.from<ScoreRecord>(
     input.scores.map((s) => [s.playerId, { name: s.name, pointsTotal: s.pointsTotal, reachedAtMs: s.reachedAtMs }]),
   );
+  const standings = rankEveryone(scores);
   return {
     program: input.program,
     status: input.status,
@@ -50,7 +51,8 @@ export function createEngineState(input: CreateEngineInput): EngineState {
     scores,
     connections: PMap.empty(),
     names: PMap.from(input.scores.map((s) => [s.playerId, s.name])),
-    leaderboard: buildLeaderboard(scores),
+    standings,
+    leaderboard: topOf(standings, scores),
     lastQuestionIndex: 0,
     pendingProgram: null,
   };

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { PMap } from './pmap.js';
-import { applyAnswers, buildLeaderboard, pointsForCorrectAnswer } from './scoring.js';
+import { applyAnswers, pointsForCorrectAnswer } from './scoring.js';
+import { buildLeaderboard } from './standings.js';
 import type { AnswerRecord, ScoreRecord } from './types.js';
 
 describe('pointsForCorrectAnswer', () => {
@@ -61,7 +62,7 @@ describe('applyAnswers', () => {
     answeredAtMs,
   });
 
-  it('adds points, moves reachedAt only when the total changes, and lists first-time wrong answers with 0', () => {
+  it('adds points, moves reachedAt only when the total changes, lists first-time wrong answers with 0, writes only what changed', () => {
     const scores = PMap.from<ScoreRecord>([
       ['a', score('Ann', 50, 100)],
       ['b', score('Bob', 70, 200)],
@@ -80,9 +81,9 @@ describe('applyAnswers', () => {
       ['b', 70],
       ['c', 0],
     ]);
+    // Bob's wrong answer left his stored total as it was: nothing to write.
     expect(result.writes).toEqual([
       { playerId: 'a', pointsTotal: 130, reachedAtMs: 5_000 },
-      { playerId: 'b', pointsTotal: 70, reachedAtMs: 200 },
       { playerId: 'c', pointsTotal: 0, reachedAtMs: 7_000 },
     ]);
     // The input map is untouched.

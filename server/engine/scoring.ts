@@ -2,7 +2,6 @@
  * Points and standings. Pure functions with deterministic tie-breaks, so two servers (or a
  * server before and after a restart) always agree on the leaderboard.
  */
-import type { LeaderboardEntry } from '../../protocol/index.js';
 import type { PMap } from './pmap.js';
 import type { AnswerRecord, ScoreRecord, ScoreWrite } from './types.js';
 
@@ -32,16 +31,6 @@ export function compareStandings(a: Standing, b: Standing): number {
   return a.playerId < b.playerId ? -1 : a.playerId > b.playerId ? 1 : 0;
 }
 
-export function buildLeaderboard(scores: PMap<ScoreRecord>, size = LEADERBOARD_SIZE): LeaderboardEntry[] {
-  const standings: Standing[] = [];
-  for (const [playerId, score] of scores.entries()) standings.push({ playerId, score });
-  standings.sort(compareStandings);
-  return standings.slice(0, size).map(({ playerId, score }) => ({
-    player: { id: playerId, name: score.name },
-    score: { pointsTotal: score.pointsTotal },
-  }));
-}
-
 export interface AppliedAnswer {
   playerId: string;
   answer: AnswerRecord;
@@ -51,19 +40,21 @@ export interface AppliedAnswer {
 /**
  * Adds one asking's answers to the totals. Every player who answered gets a score row (a wrong
  * first answer puts them on the board with 0); `reachedAtMs` moves only when the total changes.
+ * Only records that changed are written (and re-ranked): a wrong answer from a player already on
+ * the board changes nothing, and with four choices that is most answers.
  */
 export function applyAnswers(
   scores: PMap<ScoreRecord>,
   answers: PMap<AnswerRecord>,
   nameOf: (playerId: string) => string,
 ): { scores: PMap<ScoreRecord>; applied: AppliedAnswer[]; writes: ScoreWrite[] } {
-  let next = scores;
   const applied: AppliedAnswer[] = [];
   const writes: ScoreWrite[] = [];
+  const changed: [string, ScoreRecord][] = [];
   // Sorted so effects come out in the same order however the answers were inserted.
   const sorted = [...answers.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   for (const [playerId, answer] of sorted) {
-    const old = next.get(playerId);
+    const old = scores.get(playerId);
     let record: ScoreRecord;
     if (!old) {
       record = { name: nameOf(playerId), pointsTotal: answer.pointsEarned, reachedAtMs: answer.answeredAtMs };
@@ -72,9 +63,11 @@ export function applyAnswers(
     } else {
       record = old;
     }
-    if (record !== old) next = next.set(playerId, record);
     applied.push({ playerId, answer, newScore: record.pointsTotal });
+    if (record === old) continue;
+    changed.push([playerId, record]);
     writes.push({ playerId, pointsTotal: record.pointsTotal, reachedAtMs: record.reachedAtMs });
   }
-  return { scores: next, applied, writes };
+  // One batch write: each part of the map is copied once, not once per player.
+  return { scores: scores.setAll(changed), applied, writes };
 }

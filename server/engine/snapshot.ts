@@ -55,6 +55,11 @@ export function sameSnapshotInputs(a: EngineState, b: EngineState): boolean {
   if (p.kind === 'waiting' || p.kind === 'finished' || q.kind === 'waiting' || q.kind === 'finished') return true;
   if (p.itemIndex !== q.itemIndex || p.startedAtMs !== q.startedAtMs) return false;
   if (p.kind === 'hold' || q.kind === 'hold') return true;
-  const count = (phase: typeof p) => (phase.kind === 'between' || phase.kind === 'media' ? phase.mediaItemCount : null);
-  return p.endsAtMs === q.endsAtMs && count(p) === count(q);
+  return p.endsAtMs === q.endsAtMs && mediaCountOf(p) === mediaCountOf(q);
+}
+
+// At module level, not inside sameSnapshotInputs: it runs on every answer, and a closure there
+// was rebuilt (and, under tsx, renamed with defineProperty) on each call.
+function mediaCountOf(phase: EngineState['phase']): number | null {
+  return phase.kind === 'between' || phase.kind === 'media' ? phase.mediaItemCount : null;
 }

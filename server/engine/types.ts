@@ -5,6 +5,7 @@
  */
 import type { LeaderboardEntry, MediaView, Question, ServerMessage, SessionStatus, SlideType } from '../../protocol/index.js';
 import type { PMap } from './pmap.js';
+import type { Standings } from './standings.js';
 
 // ---------------------------------------------------------------------------------------------
 // Program: the session's content, loaded by the runner from storage.
@@ -83,6 +84,8 @@ export interface EngineState {
   connections: PMap<number>;
   /** Names of players seen connecting, for leaderboard rows of first-time scorers. */
   names: PMap<string>;
+  /** Every scorer, best first: re-ranked at a question's end by merging only who changed (standings.ts). */
+  standings: Standings;
   /** Top 10, recomputed only when scores change (views are built often, scores change rarely). */
   leaderboard: LeaderboardEntry[];
   /** Position of the current (or last asked) question among the questions: persisted on the session row. */

@@ -13,9 +13,13 @@ import { authRoutes } from './auth/routes.js';
 import { sessionRoutes } from './sessions/routes.js';
 import { itemRoutes } from './items/routes.js';
 import { questionRoutes } from './questions/routes.js';
+import { questionTransferRoutes } from './questions/transfer-routes.js';
+import { drawRoutes } from './draws/routes.js';
 import { playerAdminRoutes } from './players/routes.js';
 import { auditoriumRoutes } from './auditoriums/routes.js';
 import { publicRoutes } from './public/routes.js';
+import { opsRoutes } from './ops/routes.js';
+import { installRequestTelemetry, loggingOptions } from '../ops/logging.js';
 
 export interface BuildAppOptions {
   /** Built web app (index.html + assets); when missing, non-API paths answer a short note. */
@@ -32,7 +36,7 @@ export const JSON_BODY_LIMIT_BYTES = 1024 * 1024;
 
 export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Promise<App> {
   const app = Fastify({
-    logger: options.logger ?? false,
+    ...loggingOptions(options.logger ?? false),
     bodyLimit: JSON_BODY_LIMIT_BYTES,
     trustProxy: true,
     return503OnClosing: true,
@@ -49,6 +53,7 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   installErrorHandler(app);
+  installRequestTelemetry(app, deps.metrics);
   app.addHook('onSend', async (_request, reply, payload) => {
     // Browsers must not guess types (uploads are user content), and no other site may frame our
     // pages (the dashboard's buttons start and stop shows).
@@ -71,13 +76,17 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
   // Public calls: login, public session info, join links, player registration.
   authRoutes(app, deps);
   publicRoutes(app, deps);
+  opsRoutes(app, deps);
   for (const module of options.publicRoutes ?? []) module(app, deps);
 
   // Everything an administrator does, behind one guard.
   await app.register(async (admin) => {
     admin.addHook('onRequest', requireAdmin(deps));
     const scoped = admin.withTypeProvider<ZodTypeProvider>() as App;
-    for (const module of [sessionRoutes, itemRoutes, questionRoutes, playerAdminRoutes, auditoriumRoutes, ...(options.adminRoutes ?? [])]) {
+    for (const module of [
+      sessionRoutes, itemRoutes, questionRoutes, questionTransferRoutes, drawRoutes, playerAdminRoutes, auditoriumRoutes,
+      ...(options.adminRoutes ?? []),
+    ]) {
       module(scoped, deps);
     }
   });

@@ -7,6 +7,8 @@ import type { SessionLifecycle } from '../sessions/lifecycle.js';
 import type { Store } from '../storage/store.js';
 import type { JoinLinks } from '../sessions/join-links.js';
 import type { MediaStore } from '../media/store.js';
+import type { Metrics } from '../ops/metrics.js';
+import type { Readiness } from '../ops/readiness.js';
 
 /** What route handlers may use; wired once in main.ts (or a test). */
 export interface AppDeps {
@@ -18,6 +20,10 @@ export interface AppDeps {
   joinLinks: JoinLinks;
   /** Where media bytes live (local disk or S3), chosen by configuration. */
   mediaStore: MediaStore;
+  /** Prometheus metrics of this server (/metrics). */
+  metrics: Metrics;
+  /** The dependency checks behind /readyz. */
+  readiness: Readiness;
 }
 
 export type App = FastifyInstance<

@@ -41,6 +41,11 @@ export class LocalMediaStore implements MediaStore {
     fs.mkdirSync(this.multipartDir, { recursive: true });
   }
 
+  async checkReady(): Promise<void> {
+    // Uploads are written here first: a full disk or a read-only mount shows up as not writable.
+    await fs.promises.access(this.incomingDir, fs.constants.W_OK);
+  }
+
   private objectPath(objectId: string): string {
     if (!isObjectId(objectId)) throw AppError.notFound('Media file not found');
     return path.join(this.root, objectId);

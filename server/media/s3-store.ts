@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream';
 import {
   AbortMultipartUploadCommand, CompleteMultipartUploadCommand, CopyObjectCommand, CreateMultipartUploadCommand,
-  DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, ListPartsCommand, PutObjectCommand, S3Client,
+  DeleteObjectCommand, GetObjectCommand, HeadBucketCommand, HeadObjectCommand, ListPartsCommand, PutObjectCommand, S3Client,
   UploadPartCommand,
 } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
@@ -54,6 +54,10 @@ export class S3MediaStore implements MediaStore {
   private finalKey = (objectId: string) => `media/${objectId}`;
   private incomingKey = (objectId: string) => `incoming/${objectId}`;
   private expiresIn = (t: UploadTarget) => Math.max(1, t.expiresAtSeconds - Math.floor(Date.now() / 1000));
+
+  async checkReady(): Promise<void> {
+    await this.client.send(new HeadBucketCommand({ Bucket: this.bucket }));
+  }
 
   async signPut(t: UploadTarget): Promise<string> {
     const command = new PutObjectCommand({ Bucket: this.bucket, Key: this.incomingKey(t.objectId) });

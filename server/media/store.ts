@@ -75,6 +75,8 @@ export interface MediaStore {
   open(objectId: string, range?: ByteRange): Promise<Readable>;
   /** Removes an object and anything half-uploaded under its id; missing objects are fine. */
   delete(objectId: string): Promise<void>;
+  /** Rejects when the store cannot take uploads (the readiness probe, /readyz). */
+  checkReady(): Promise<void>;
 }
 
 /** Object ids are UUIDs; checking the shape keeps them safe as file names and object keys. */

@@ -74,6 +74,13 @@ export class RoomManager {
     return this.rooms.size;
   }
 
+  /** Sessions live in this process (read by the metrics when scraped). */
+  get liveCount(): number {
+    let live = 0;
+    for (const { room } of this.rooms.values()) if (room.isLive) live++;
+    return live;
+  }
+
   /** For tests: resolves when every room has processed everything queued so far. */
   async whenIdle(): Promise<void> {
     for (const { room, ready } of [...this.rooms.values()]) {

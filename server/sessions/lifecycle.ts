@@ -18,6 +18,8 @@ export interface LifecycleEvents {
   updated: [sessionId: string];
   /** A session was deleted (its open sockets are closed). */
   deleted: [sessionId: string];
+  /** "Show on display" of a prize draw: the session's displays show these winners. */
+  winners: [sessionId: string, winners: { prize: string; names: string[] }];
 }
 
 /**
@@ -125,6 +127,7 @@ export class SessionLifecycle extends EventEmitter<LifecycleEvents> {
           current_question_index: 0,
           theme: JSON.stringify(source.theme),
           live_state: null,
+          prize_draw: JSON.stringify(source.prizeDraw),
         })
         .execute();
       await this.store.items.copyAll(trx, id, copyId);

@@ -8,5 +8,6 @@ export function toPublicSessionInfo(session: Session): PublicSessionInfo {
     status: session.status,
     theme: session.theme,
     mediaItemsPerTransition: session.mediaItemsPerTransition,
+    prizeDraw: session.prizeDraw,
   };
 }

@@ -1,10 +1,24 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, type Migration, type MigrationProvider } from 'kysely';
+import {
+  Kysely,
+  Migrator,
+  PostgresDialect,
+  SqliteDialect,
+  sql,
+  type DatabaseIntrospector,
+  type DatabaseMetadata,
+  type Migration,
+  type MigrationProvider,
+  type SchemaMetadata,
+  type SqliteDatabase,
+  type TableMetadata,
+} from 'kysely';
 import pg from 'pg';
 import * as initial from './migrations/001_initial.js';
 import * as media from './migrations/002_media.js';
+import * as importDraw from './migrations/007_import_draw.js';
 import type { Database } from './schema.js';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -24,7 +38,11 @@ export interface OpenDatabaseOptions {
 }
 
 // Migrations live in code so the compiled server needs no files beside it.
-const migrations: Record<string, Migration> = { '001_initial': initial, '002_media': media };
+const migrations: Record<string, Migration> = {
+  '001_initial': initial,
+  '002_media': media,
+  '007_import_draw': importDraw,
+};
 const provider: MigrationProvider = { getMigrations: async () => migrations };
 
 export async function openDatabase(options: OpenDatabaseOptions): Promise<DatabaseHandle> {
@@ -53,8 +71,35 @@ function openSqlite(dataDir: string): DatabaseHandle {
   // NORMAL is durable across application crashes in WAL mode and much faster under answer bursts.
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('busy_timeout = 5000');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
   return { db, dialect: 'sqlite', close: () => db.destroy() };
+}
+
+/** Prepared statements kept: far more than the distinct queries a running server repeats. */
+const STATEMENT_CACHE_SIZE = 200;
+/** Longer SQL (a multi-row insert of a batch, whose length varies) is rarely repeated: not kept. */
+const MAX_CACHED_SQL_LENGTH = 4096;
+
+/**
+ * Kysely prepares every query it runs, and better-sqlite3 compiles the SQL on every prepare: the
+ * same statements (an answer batch, a score upsert, a token check at each phone's connect) would
+ * be compiled again thousands of times in a show. Statements are kept by their SQL text, least
+ * recently used dropped first. Safe to share: Kysely runs one query at a time on this connection.
+ */
+function withStatementCache(sqlite: SQLite.Database): SqliteDatabase {
+  const statements = new Map<string, SQLite.Statement>();
+  return {
+    close: () => sqlite.close(),
+    prepare(sqlText: string) {
+      if (sqlText.length > MAX_CACHED_SQL_LENGTH) return sqlite.prepare(sqlText);
+      let statement = statements.get(sqlText);
+      if (statement) statements.delete(sqlText); // re-inserted below: most recently used last
+      else statement = sqlite.prepare(sqlText);
+      statements.set(sqlText, statement);
+      if (statements.size > STATEMENT_CACHE_SIZE) statements.delete(statements.keys().next().value!);
+      return statement;
+    },
+  };
 }
 
 function openPostgres(url: string, schema: string | undefined): DatabaseHandle {
@@ -63,6 +108,44 @@ function openPostgres(url: string, schema: string | undefined): DatabaseHandle {
     max: 10,
     ...(schema ? { options: `-c search_path=${schema}` } : {}),
   });
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  // An idle connection dropped by the server (a PostgreSQL restart, a failover) is only thrown away
+  // by the pool; without a listener its 'error' event would end the process. Queries in flight
+  // fail on their own and are retried or answered by their callers.
+  pool.on('error', () => undefined);
+  const db = new Kysely<Database>({ dialect: new SchemaScopedPostgresDialect({ pool }, schema ?? 'public') });
   return { db, dialect: 'postgres', close: () => db.destroy() };
+}
+
+/**
+ * Kysely's PostgreSQL introspector (which its Migrator uses to find its own tables) reads every
+ * schema in the database and calls name-based catalog functions on each: a schema dropped by
+ * someone else mid-query (another application, another test run) fails our start with "schema
+ * … does not exist". The Migrator only needs our own schema, so that is all this one looks at.
+ */
+class SchemaScopedPostgresDialect extends PostgresDialect {
+  constructor(
+    config: ConstructorParameters<typeof PostgresDialect>[0],
+    private readonly schema: string,
+  ) {
+    super(config);
+  }
+
+  override createIntrospector(db: Kysely<unknown>): DatabaseIntrospector {
+    const schema = this.schema;
+    const getTables = async (): Promise<TableMetadata[]> => {
+      const { rows } = await sql<{ name: string; kind: string }>`
+        select c.relname as name, c.relkind as kind from pg_catalog.pg_class c
+        join pg_catalog.pg_namespace n on n.oid = c.relnamespace
+        where n.nspname = ${schema} and c.relkind in ('r', 'p', 'v', 'm')`.execute(db);
+      return rows.map((r) => ({ name: r.name, schema, isView: r.kind === 'v' || r.kind === 'm', columns: [] }));
+    };
+    return {
+      getSchemas: async (): Promise<SchemaMetadata[]> => {
+        const { rows } = await sql<{ name: string }>`select nspname as name from pg_catalog.pg_namespace where nspname = ${schema}`.execute(db);
+        return rows;
+      },
+      getTables,
+      getMetadata: async (): Promise<DatabaseMetadata> => ({ tables: await getTables() }),
+    };
+  }
 }

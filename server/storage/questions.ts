@@ -1,5 +1,5 @@
 import type { Question } from '../../protocol/api.js';
-import type { Kysely, Selectable } from 'kysely';
+import type { Kysely, Selectable, Transaction } from 'kysely';
 import type { Database, QuestionTable } from './schema.js';
 import { newId, nowIso, parseJson } from './util.js';
 
@@ -32,6 +32,8 @@ function toRow(input: QuestionInput) {
     media_id: input.mediaId,
   };
 }
+
+const INSERT_CHUNK_ROWS = 500;
 
 export class QuestionRepository {
   constructor(private readonly db: Kysely<Database>) {}
@@ -67,6 +69,25 @@ export class QuestionRepository {
     const row = { id: newId(), created_at: nowIso(), ...toRow(input) };
     await this.db.insertInto('questions').values(row).execute();
     return toQuestion(row);
+  }
+
+  /** Every question text in the bank (the import's duplicate check). */
+  async texts(db: Kysely<Database> | Transaction<Database> = this.db): Promise<string[]> {
+    const rows = await db.selectFrom('questions').select('text').execute();
+    return rows.map((r) => r.text);
+  }
+
+  /**
+   * Many questions in multi-row inserts (the caller's transaction makes them all or nothing).
+   * Creation times step by a millisecond each, so the bank (ordered by creation) keeps the file's order.
+   */
+  async insertMany(db: Kysely<Database> | Transaction<Database>, inputs: QuestionInput[], ids?: string[]): Promise<void> {
+    const base = Date.now();
+    const rows = inputs.map((input, i) => ({ id: ids?.[i] ?? newId(), created_at: new Date(base + i).toISOString(), ...toRow(input) }));
+    // 9 values a row: 500 rows stay far below SQLite's and PostgreSQL's bound-parameter limits.
+    for (let i = 0; i < rows.length; i += INSERT_CHUNK_ROWS) {
+      await db.insertInto('questions').values(rows.slice(i, i + INSERT_CHUNK_ROWS)).execute();
+    }
   }
 
   async update(id: string, input: QuestionInput): Promise<Question | undefined> {

@@ -1,3 +1,5 @@
+import type { ColumnType } from 'kysely';
+
 /**
  * Table shapes as stored. Portable across SQLite and PostgreSQL: timestamps are ISO-8601 text
  * (they sort as text), booleans are 0/1 integers, lists and objects are JSON text.
@@ -41,6 +43,8 @@ export interface SessionTable {
   theme: string;
   /** The live runner's resume snapshot (JSON), null when not live. */
   live_state: string | null;
+  /** The prize draw's settings (JSON { enabled, prize, consentText }); null: no draw. */
+  prize_draw: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface QuestionTable {
@@ -118,6 +122,34 @@ export interface ScoreTable {
   reached_at: string;
 }
 
+/** A player's yes to the prize draw of one session, with the words they agreed to. */
+export interface PrizeConsentTable {
+  session_id: string;
+  player_id: string;
+  consent_text: string;
+  consented_at: string;
+}
+
+export interface PrizeDrawTable {
+  id: string;
+  session_id: string;
+  created_at: string;
+  drawn_by: string;
+  prize: string;
+  requested_count: number;
+  min_score: number | null;
+  /** How many players the winners were drawn from. */
+  eligible: number;
+}
+
+export interface PrizeDrawWinnerTable {
+  draw_id: string;
+  player_id: string;
+  /** 1-based order in which the winner was drawn. */
+  position: number;
+  points_total: number;
+}
+
 export interface Database {
   admins: AdminTable;
   admin_tokens: AdminTokenTable;
@@ -132,4 +164,7 @@ export interface Database {
   player_tokens: PlayerTokenTable;
   answers: AnswerTable;
   scores: ScoreTable;
+  prize_consents: PrizeConsentTable;
+  prize_draws: PrizeDrawTable;
+  prize_draw_winners: PrizeDrawWinnerTable;
 }

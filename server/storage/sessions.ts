@@ -1,4 +1,4 @@
-import type { Session, Theme } from '../../protocol/api.js';
+import type { PrizeDrawSettings, Session, Theme } from '../../protocol/api.js';
 import type { Kysely, Selectable } from 'kysely';
 import type { Database, SessionTable } from './schema.js';
 import { newId, nowIso, parseJson } from './util.js';
@@ -13,9 +13,22 @@ export interface SessionInput {
   autoRotate: boolean;
   mediaItemsPerTransition: number;
   returnMessage: string | null;
+  prizeDraw?: PrizeDrawSettings;
 }
 
-export function toSession(row: Selectable<SessionTable>): Session {
+export const NO_PRIZE_DRAW: PrizeDrawSettings = { enabled: false, prize: '', consentText: '' };
+
+export function toPrizeDraw(json: string | null | undefined): PrizeDrawSettings {
+  const value = parseJson<Partial<PrizeDrawSettings> | null>(json, null);
+  if (!value || typeof value !== 'object') return { ...NO_PRIZE_DRAW };
+  return {
+    enabled: value.enabled === true,
+    prize: typeof value.prize === 'string' ? value.prize : '',
+    consentText: typeof value.consentText === 'string' ? value.consentText : '',
+  };
+}
+
+export function toSession(row: Omit<Selectable<SessionTable>, 'prize_draw'> & { prize_draw?: string | null }): Session {
   const theme = parseJson<unknown>(row.theme, {});
   return {
     id: row.id,
@@ -30,6 +43,7 @@ export function toSession(row: Selectable<SessionTable>): Session {
     currentQuestionIndex: row.current_question_index,
     // Written by us after validation; anything else (a damaged value) reads as the empty theme.
     theme: theme && typeof theme === 'object' && !Array.isArray(theme) ? (theme as Theme) : {},
+    prizeDraw: toPrizeDraw(row.prize_draw),
   };
 }
 
@@ -65,6 +79,7 @@ export class SessionRepository {
       current_question_index: 0,
       theme: JSON.stringify(theme),
       live_state: null,
+      prize_draw: input.prizeDraw ? JSON.stringify(input.prizeDraw) : null,
     };
     await this.db.insertInto('sessions').values(row).execute();
     return toSession(row);
@@ -80,6 +95,7 @@ export class SessionRepository {
     if (patch.returnMessage !== undefined) values.return_message = patch.returnMessage;
     if (patch.status !== undefined) values.status = patch.status;
     if (patch.theme !== undefined) values.theme = JSON.stringify(patch.theme);
+    if (patch.prizeDraw !== undefined) values.prize_draw = JSON.stringify(patch.prizeDraw);
     if (Object.keys(values).length > 0) {
       await this.db.updateTable('sessions').set(values).where('id', '=', id).execute();
     }

@@ -1,5 +1,6 @@
 import { AdminRepository } from './admins.js';
 import { AuditoriumRepository } from './auditoriums.js';
+import { DrawRepository } from './draws.js';
 import { openDatabase, type DatabaseHandle, type OpenDatabaseOptions } from './db.js';
 import { ItemRepository } from './items.js';
 import { MediaRepository } from './media.js';
@@ -13,6 +14,7 @@ import { SettingsRepository } from './settings.js';
 export class Store {
   readonly admins: AdminRepository;
   readonly auditoriums: AuditoriumRepository;
+  readonly draws: DrawRepository;
   readonly items: ItemRepository;
   readonly media: MediaRepository;
   readonly players: PlayerRepository;
@@ -25,6 +27,7 @@ export class Store {
     const db = handle.db;
     this.admins = new AdminRepository(db);
     this.auditoriums = new AuditoriumRepository(db);
+    this.draws = new DrawRepository(db);
     this.items = new ItemRepository(db);
     this.media = new MediaRepository(db);
     this.players = new PlayerRepository(db);

@@ -36,12 +36,16 @@ export async function startTestServer(
     ADMIN_USERNAME: TEST_ADMIN.username,
     ADMIN_PASSWORD: TEST_ADMIN.password,
     REQUIRE_SIGNED_JOIN: 'false',
+    // Tests bring their own data; the demo tests turn it back on.
+    DEMO_CONTENT: 'false',
     ...env,
   });
   const server = await startServer(config, {
     webDir: fs.existsSync(WEB_DIR) ? WEB_DIR : undefined,
     pgSchema: database.pgSchema,
     ...startOptions,
+    // A small warm-up rehearsal: the code path runs in every test server without costing seconds.
+    realtime: { rehearsalPlayers: 20, ...startOptions.realtime },
   });
   return {
     baseUrl: server.url,

@@ -1,9 +1,12 @@
 /** Heartbeats drop dead sockets; a socket that stops reading is closed before it eats memory. */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import WebSocket from 'ws';
 import type { ServerMessage } from '../../protocol/index.js';
 import { FakeClock } from '../rooms/fake-clock.js';
 import { DIALECTS } from '../testing/databases.js';
 import type { TestServer } from '../testing/server.js';
+import { startHeartbeat } from './heartbeat.js';
+import type { Client, Hub } from './hub.js';
 import { TestSocket } from './test-client.js';
 import { type Game, createGame, display, startGameServer } from './test-setup.js';
 
@@ -59,5 +62,32 @@ describe.each(DIALECTS)('socket health on %s', (dialect) => {
     slow.ws.resume();
     expect([4429, 1006]).toContain((await slow.closed).code);
     await reader.close();
+  });
+});
+
+describe('heartbeat pings only silent sockets', () => {
+  afterEach(() => vi.useRealTimers());
+
+  function fakeClient(heardAtMs: number) {
+    const socket = { readyState: WebSocket.OPEN, bufferedAmount: 0, ping: vi.fn(), terminate: vi.fn() };
+    return { id: 'c', heardAtMs, pingSentAtMs: null, overBufferChecks: 0, socket } as unknown as Client & { socket: typeof socket };
+  }
+
+  it('spares a socket heard from within the interval, pings a silent one, drops it when the ping goes unanswered', () => {
+    vi.useFakeTimers({ now: 1_000_000 });
+    const talker = fakeClient(Date.now());
+    const silent = fakeClient(Date.now());
+    const hub = { all: () => [talker, silent].values() } as unknown as Hub;
+    const stop = startHeartbeat(hub, { pingIntervalMs: 1_000, bufferCheckIntervalMs: 60_000, maxBufferedBytes: 1 });
+    for (let t = 0; t < 10; t++) {
+      vi.advanceTimersByTime(250);
+      talker.heardAtMs = Date.now(); // e.g. an answer every quarter of an interval
+    }
+    stop();
+    expect(talker.socket.ping).not.toHaveBeenCalled();
+    expect(talker.socket.terminate).not.toHaveBeenCalled();
+    // Silent for an interval: pinged once; silent for another: terminated.
+    expect(silent.socket.ping).toHaveBeenCalledTimes(1);
+    expect(silent.socket.terminate).toHaveBeenCalled();
   });
 });

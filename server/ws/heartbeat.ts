@@ -1,8 +1,12 @@
 /**
  * Keeping the socket population honest.
  *
- * Heartbeat: every interval each socket is pinged; one that has not answered the previous ping
- * is terminated (a phone that walked out of the auditorium, a dead Wi-Fi association).
+ * Heartbeat: a socket the server has heard nothing from (no message, no pong) for a whole ping
+ * interval is pinged; one still silent an interval after its ping is terminated (a phone that
+ * walked out of the auditorium, a dead Wi-Fi association). A phone that answers questions proves
+ * itself alive and is not pinged: during a game that spares a write per phone per interval, and
+ * the pings of idle phones are spread over the interval's checks instead of sent in one burst of
+ * ten thousand writes that would hold up a question on its way out.
  *
  * Backpressure: a socket whose send buffer stays over a bound on two checks in a row is not
  * reading (or is on a hopeless link). It is closed with 4429 instead of letting its queue grow
@@ -13,7 +17,7 @@ import { CLOSE_CODES } from '../../protocol/index.js';
 import type { Client, Hub } from './hub.js';
 
 export interface HeartbeatOptions {
-  /** Ping cadence; a socket silent for a whole interval is dropped. */
+  /** A socket silent this long is pinged, and dropped if it stays silent this long again. */
   pingIntervalMs: number;
   /** Backpressure check cadence. */
   bufferCheckIntervalMs: number;
@@ -28,17 +32,23 @@ export const DEFAULT_HEARTBEAT: HeartbeatOptions = {
   maxBufferedBytes: 1024 * 1024,
 };
 
+/** Silence is checked this many times per ping interval. */
+const CHECKS_PER_INTERVAL = 4;
+
 export function startHeartbeat(hub: Hub, options: HeartbeatOptions): () => void {
+  const { pingIntervalMs } = options;
   const ping = setInterval(() => {
+    const now = Date.now();
     for (const client of hub.all()) {
-      if (!client.alive) {
-        client.socket.terminate();
+      if (client.pingSentAtMs !== null) {
+        if (now - client.pingSentAtMs >= pingIntervalMs) client.socket.terminate();
         continue;
       }
-      client.alive = false;
-      if (client.socket.readyState === WebSocket.OPEN) client.socket.ping();
+      if (now - client.heardAtMs < pingIntervalMs || client.socket.readyState !== WebSocket.OPEN) continue;
+      client.pingSentAtMs = now;
+      client.socket.ping();
     }
-  }, options.pingIntervalMs);
+  }, pingIntervalMs / CHECKS_PER_INTERVAL);
 
   const checkBuffers = setInterval(() => {
     for (const client of hub.all()) {

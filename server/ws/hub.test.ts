@@ -7,7 +7,7 @@ import { type Client, Hub } from './hub.js';
 function fakeClient(id: string, role: Client['role'], playerId: string | null = null, sessionId = 's1'): Client & { sent: unknown[] } {
   const sent: unknown[] = [];
   const socket = { readyState: WebSocket.OPEN, send: (data: unknown) => sent.push(data) } as unknown as WebSocket;
-  return { id, sessionId, role, playerId, socket, alive: true, overBufferChecks: 0, messageTokens: 20, tokensRefilledAtMs: 0, sent };
+  return { id, sessionId, role, playerId, socket, heardAtMs: 0, pingSentAtMs: null, overBufferChecks: 0, messageTokens: 20, tokensRefilledAtMs: 0, sent };
 }
 
 const tick: ServerMessage = { type: 'timer_tick', questionId: 'q1', timeRemaining: 9, serverTime: 1, endsAt: 2 };

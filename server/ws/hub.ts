@@ -18,8 +18,10 @@ export interface Client {
   readonly role: ClientRole;
   readonly playerId: string | null;
   readonly socket: WebSocket;
-  /** Answered the last ping (heartbeat). */
-  alive: boolean;
+  /** When the server last heard from the socket (a message or a pong): the heartbeat pings only silent ones. */
+  heardAtMs: number;
+  /** The heartbeat's unanswered ping, or null. */
+  pingSentAtMs: number | null;
   /** Consecutive backpressure checks that found the send buffer over its bound. */
   overBufferChecks: number;
   /** Token bucket of the incoming message rate limit. */
@@ -112,6 +114,17 @@ export class Hub implements Broadcaster {
   countFor(sessionId: string): { admins: number; displays: number; players: number } {
     const group = this.sessions.get(sessionId);
     return { admins: group?.admins.size ?? 0, displays: group?.displays.size ?? 0, players: group?.players.size ?? 0 };
+  }
+
+  /** Open sockets by role, counted when asked (the metrics' scrape), never kept up to date. */
+  countByRole(): Record<ClientRole, number> {
+    const counts = { admin: 0, display: 0, player: 0 };
+    for (const group of this.sessions.values()) {
+      counts.admin += group.admins.size;
+      counts.display += group.displays.size;
+      counts.player += group.players.size;
+    }
+    return counts;
   }
 
   all(): IterableIterator<Client> {

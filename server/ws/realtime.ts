@@ -8,8 +8,11 @@ import { toPublicSessionInfo } from '../sessions/public-view.js';
 import type { AdminAuth } from '../auth/admin-auth.js';
 import { type Clock, DbRoomStorage, type LifecycleSource, type RoomLog, RoomManager, type RoomStorage, systemClock } from '../rooms/index.js';
 import type { Store } from '../storage/store.js';
+import { instrumentedRoomStorage, timedBroadcaster } from '../ops/instrument.js';
+import type { Metrics } from '../ops/metrics.js';
 import { DEFAULT_HEARTBEAT, type HeartbeatOptions, startHeartbeat } from './heartbeat.js';
 import { Hub } from './hub.js';
+import { REHEARSAL_PLAYERS, rehearse } from './rehearsal.js';
 import { SocketServer } from './socket-server.js';
 
 export interface RealtimeOptions {
@@ -20,14 +23,24 @@ export interface RealtimeOptions {
   answerFlushMs?: number;
   /** Defaults to the database behind `store`. */
   storage?: RoomStorage;
+  /** Size of the rehearsal run when a session goes live (rehearsal.ts); 0 skips it. */
+  rehearsalPlayers?: number;
+}
+
+/** Prize winners announced by "Show on display" (the session lifecycle emits them). */
+export interface WinnersSource {
+  on(event: 'winners', listener: (sessionId: string, winners: { prize: string; names: string[] }) => void): unknown;
+  off(event: 'winners', listener: (sessionId: string, winners: { prize: string; names: string[] }) => void): unknown;
 }
 
 export interface RealtimeDeps {
   httpServer: HttpServer;
   store: Store;
   adminAuth: AdminAuth;
-  lifecycle: LifecycleSource;
+  lifecycle: LifecycleSource & WinnersSource;
   log: RoomLog;
+  /** When given, broadcasts and game writes are measured and the gauges read from here. */
+  metrics?: Metrics;
 }
 
 export interface Realtime {
@@ -39,15 +52,21 @@ export interface Realtime {
 
 export async function startRealtime(deps: RealtimeDeps, options: RealtimeOptions = {}): Promise<Realtime> {
   const hub = new Hub();
+  const { metrics } = deps;
+  const storage = options.storage ?? new DbRoomStorage(deps.store);
   const rooms = new RoomManager({
-    storage: options.storage ?? new DbRoomStorage(deps.store),
-    broadcaster: hub,
+    storage: metrics ? instrumentedRoomStorage(storage, metrics) : storage,
+    broadcaster: metrics ? timedBroadcaster(hub, metrics) : hub,
     clock: options.clock ?? systemClock,
     log: deps.log,
     lifecycle: deps.lifecycle,
     answerFlushMs: options.answerFlushMs,
   });
   await rooms.start();
+  const rehearsal = rehearsals(options.rehearsalPlayers ?? REHEARSAL_PLAYERS, deps.log);
+  // Before the first socket: a resumed live game's next question runs warm too.
+  if (rooms.size > 0) await rehearsal.run();
+  deps.lifecycle.on('started', rehearsal.run);
   const sockets = new SocketServer({ httpServer: deps.httpServer, hub, rooms, store: deps.store, adminAuth: deps.adminAuth, log: deps.log });
   const onDeleted = (sessionId: string) => hub.closeSession(sessionId, CLOSE_CODES.sessionGone, 'Session deleted');
   deps.lifecycle.on('deleted', onDeleted);
@@ -60,6 +79,11 @@ export async function startRealtime(deps: RealtimeDeps, options: RealtimeOptions
       .catch((err) => deps.log.warn({ err, sessionId }, 'could not announce a session update'));
   };
   deps.lifecycle.on('updated', onUpdated);
+  // Prize winners go to the big screens only: phones and the admin never get the message.
+  const onWinners = (sessionId: string, winners: { prize: string; names: string[] }) =>
+    hub.toSession(sessionId, 'displays', { type: 'winners', prize: winners.prize, names: winners.names });
+  deps.lifecycle.on('winners', onWinners);
+  metrics?.observeRealtime({ socketsByRole: () => hub.countByRole(), liveSessionCount: () => rooms.liveCount });
   const stopHeartbeat = startHeartbeat(hub, {
     ...DEFAULT_HEARTBEAT,
     ...options.heartbeat,
@@ -71,8 +95,12 @@ export async function startRealtime(deps: RealtimeDeps, options: RealtimeOptions
     hub,
     sockets,
     close: async () => {
+      metrics?.observeRealtime(undefined);
       deps.lifecycle.off('deleted', onDeleted);
       deps.lifecycle.off('updated', onUpdated);
+      deps.lifecycle.off('winners', onWinners);
+      deps.lifecycle.off('started', rehearsal.run);
+      await rehearsal.idle();
       sockets.stopAccepting();
       stopHeartbeat();
       // Rooms first: sockets closing afterwards must not look like players leaving (which could
@@ -81,4 +109,18 @@ export async function startRealtime(deps: RealtimeDeps, options: RealtimeOptions
       await sockets.closeSockets();
     },
   };
+}
+
+/** One rehearsal at a time: sessions started together share the one in progress. */
+function rehearsals(players: number, log: RoomLog) {
+  let running: Promise<void> | null = null;
+  const run = (): Promise<void> => {
+    if (players <= 0) return Promise.resolve();
+    running ??= rehearse(log, players)
+      .then(() => undefined)
+      .catch((err) => log.warn({ err }, 'the warm-up rehearsal failed'))
+      .finally(() => (running = null));
+    return running;
+  };
+  return { run, idle: () => running ?? Promise.resolve() };
 }

@@ -48,7 +48,7 @@ describe('session events and socket limits', () => {
       const info = await socket.waitFor((m) => m.type === 'session_info');
       expect(info.session).toMatchObject({ id: game.sessionId, title: 'Test Night', theme: { primaryColor: '#123456' } });
       // Public fields only: nothing an admin keeps to themselves crosses to the audience.
-      expect(Object.keys(info.session).sort()).toEqual(['id', 'mediaItemsPerTransition', 'status', 'theme', 'title']);
+      expect(Object.keys(info.session).sort()).toEqual(['id', 'mediaItemsPerTransition', 'prizeDraw', 'status', 'theme', 'title']);
     }
     expect((await api.put(`/api/admin/sessions/${game.sessionId}`, { title: 'Late Show' })).status).toBe(200);
     const renamed = await screen.waitFor((m) => m.type === 'session_info' && m.session.title === 'Late Show');

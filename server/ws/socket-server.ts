@@ -93,7 +93,8 @@ export class SocketServer {
       role,
       playerId,
       socket: ws,
-      alive: true,
+      heardAtMs: Date.now(),
+      pingSentAtMs: null,
       overBufferChecks: 0,
       messageTokens: MAX_CLIENT_MESSAGE_BURST,
       tokensRefilledAtMs: Date.now(),
@@ -101,9 +102,7 @@ export class SocketServer {
     this.sockets.add(ws);
 
     ws.on('message', (data, isBinary) => this.onMessage(client, room, data, isBinary));
-    ws.on('pong', () => {
-      client.alive = true;
-    });
+    ws.on('pong', () => this.heardFrom(client));
     ws.on('error', (err) => log.warn({ err, connectionId: client.id }, 'websocket error'));
     ws.on('close', () => {
       this.sockets.delete(ws);
@@ -141,7 +140,13 @@ export class SocketServer {
     return true;
   }
 
+  private heardFrom(client: Client): void {
+    client.heardAtMs = Date.now();
+    client.pingSentAtMs = null;
+  }
+
   private onMessage(client: Client, room: Room, data: RawData, isBinary: boolean): void {
+    this.heardFrom(client);
     if (!this.withinRate(client)) {
       client.socket.close(CLOSE_CODES.tooManyMessages, 'Too many messages');
       return;

@@ -11,6 +11,7 @@ import type { ResolvedTheme } from '../common/theme';
 import { DisplayHeader } from './DisplayHeader';
 import { DisplayQuestion } from './DisplayQuestion';
 import { DisplaySlide, StandingsSlide } from './DisplaySlides';
+import { WinnersSlide } from './WinnersSlide';
 import { Interstitial } from './Interstitial';
 import { useJoinLink } from './JoinSlide';
 import { TopPlayersFooter } from './TopPlayersFooter';
@@ -57,6 +58,7 @@ export default function DisplayPage() {
 }
 
 function DisplayBody({ theme, live, session, joinUrl }: { theme: ResolvedTheme; live: LiveState; session: PublicSession; joinUrl: string | null }) {
+  if (live.winners) return <WinnersSlide prize={live.winners.prize} names={live.winners.names} />;
   if (live.status === 'finished') return <StandingsSlide title="Final Standings" leaderboard={live.leaderboard} />;
   if (live.question) return <DisplayQuestion theme={theme} question={live.question} correctIndex={live.correctIndex} />;
   if (live.slide) return <DisplaySlide slide={live.slide} leaderboard={live.leaderboard} joinUrl={joinUrl} />;

@@ -6,6 +6,7 @@ import { errorToast } from '../common/toast';
 import { useDocumentTitle } from '../common/ui/useDocumentTitle';
 import { AccessRestricted } from './AccessRestricted';
 import { PhoneScreen } from './PhoneScreen';
+import { PrizeConsent } from './PrizeConsent';
 import {
   JOIN_FAILED_MESSAGE,
   PLAYER_NAME_MAX,
@@ -35,7 +36,9 @@ export default function PlayerJoinPage() {
   const [email, setEmail] = useState('');
   const [errors, setErrors] = useState<JoinErrors>({});
   const [joining, setJoining] = useState(false);
+  const [prizeConsent, setPrizeConsent] = useState(false);
   const title = info.state === 'ready' ? info.session.title : '';
+  const prizeDraw = info.state === 'ready' && info.session.prizeDraw?.enabled ? info.session.prizeDraw : null;
   useDocumentTitle(title ? `Join ${title}` : 'Join');
 
   const restrictedMessage = restricted ?? (access.state === 'restricted' ? access.message : null);
@@ -51,7 +54,12 @@ export default function PlayerJoinPage() {
     if (found.name || found.email) return;
     setJoining(true);
     try {
-      const player = await api.post<StoredPlayer>('/api/player/register', { ...values, sessionId, ...(signature ?? {}) });
+      const player = await api.post<StoredPlayer>('/api/player/register', {
+        ...values,
+        sessionId,
+        ...(signature ?? {}),
+        prizeConsent: prizeDraw !== null && prizeConsent,
+      });
       savePlayer({ ...player, sessionId: player.sessionId ?? sessionId });
       navigate(`/player/${encodeURIComponent(sessionId)}/game`);
     } catch (error) {
@@ -86,6 +94,7 @@ export default function PlayerJoinPage() {
             error={errors.email}
             inputProps={{ type: 'email', autoComplete: 'email', inputMode: 'email', placeholder: 'you@example.com', enterKeyHint: 'go' }}
           />
+          {prizeDraw && <PrizeConsent draw={prizeDraw} checked={prizeConsent} onChange={setPrizeConsent} />}
           <button
             type="submit"
             disabled={joining}

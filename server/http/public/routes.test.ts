@@ -47,6 +47,8 @@ describe.each(DIALECTS)('public calls on %s', (dialect) => {
       status: 'draft',
       theme: { primaryColor: '#E74C52', logo: '/media/logo-1' },
       mediaItemsPerTransition: 4,
+      // The join form's consent box needs it; off unless the session runs a draw.
+      prizeDraw: { enabled: false, prize: '', consentText: '' },
     });
     const missing = await visitor.get(`/api/sessions/${UNKNOWN}`);
     expect(missing.status).toBe(404);

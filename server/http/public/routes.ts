@@ -25,7 +25,14 @@ const registerBody = z.object({
   sessionId: id,
   timestamp,
   signature,
+  // The join form's consent box (DESIGN §11): only a tick counts, and only when the session runs a draw.
+  prizeConsent: z.boolean().default(false),
 });
+
+/** What the join form showed next to the box (web/player/PlayerJoinPage.tsx draws the same two lines). */
+export function consentWording(draw: { prize: string; consentText: string }): string {
+  return draw.prize ? `Prize: ${draw.prize}\n${draw.consentText}` : draw.consentText;
+}
 
 export const FINISHED_MESSAGE = 'This game has ended. Thanks for playing!';
 
@@ -72,6 +79,8 @@ export const publicRoutes: RouteModule = (app, { store, config, joinLinks }) => 
     if (session.status === 'finished') throw AppError.conflict(FINISHED_MESSAGE);
     const { token, hash } = newToken();
     const player = await store.players.register(body.name, body.email, hash);
+    const draw = session.prizeDraw;
+    if (body.prizeConsent && draw.enabled) await store.draws.recordConsent(session.id, player.id, consentWording(draw));
     return reply.status(201).send({ ...player, sessionId: session.id, playerToken: token });
   });
 };

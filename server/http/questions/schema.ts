@@ -6,16 +6,32 @@ const blank = 'Please fill in all fields';
 const noNul = (v: string) => !v.includes('\0');
 const NUL_MESSAGE = 'must not contain NUL characters';
 
+/** Shared with the question import (server/questions/import-rules.ts). */
+export const QUESTION_LIMITS = {
+  text: { max: 1000 },
+  choice: { max: 300 },
+  points: { min: 1, max: 100_000, default: 10 },
+  timeLimitSeconds: { min: 5, max: 3600, default: 30 },
+  category: { max: 100, maxCount: 50 },
+} as const;
+const L = QUESTION_LIMITS;
+
 export const questionBody = z.object({
-  text: z.string().trim().min(1, blank).max(1000).refine(noNul, NUL_MESSAGE),
-  choices: z.array(z.string().trim().min(1, blank).max(300)).length(4, 'exactly four choices are required'),
+  text: z.string().trim().min(1, blank).max(L.text.max).refine(noNul, NUL_MESSAGE),
+  choices: z.array(z.string().trim().min(1, blank).max(L.choice.max)).length(4, 'exactly four choices are required'),
   correctIndex: z.number().int().min(0).max(3).default(0),
-  points: z.number().int('must be a whole number').min(1).max(100_000).default(10),
-  timeLimitSeconds: z.number().int('must be a whole number').min(5).max(3600).default(30),
-  // Trimmed, blank ones dropped, duplicates removed (first spelling kept).
+  points: z.number().int('must be a whole number').min(L.points.min).max(L.points.max).default(L.points.default),
+  timeLimitSeconds: z
+    .number()
+    .int('must be a whole number')
+    .min(L.timeLimitSeconds.min)
+    .max(L.timeLimitSeconds.max)
+    .default(L.timeLimitSeconds.default),
+  // Trimmed, blank ones dropped, duplicates removed (first spelling kept). "|" separates
+  // categories in the CSV export, so a category holding one could not come back in one piece.
   categories: z
-    .array(z.string().max(100))
-    .max(50)
+    .array(z.string().max(L.category.max).refine((c) => !c.includes('|'), 'must not contain "|"'))
+    .max(L.category.maxCount)
     .default([])
     .transform((list) => [...new Set(list.map((c) => c.trim()).filter((c) => c.length > 0))]),
   mediaId: z.string().max(100).refine(noNul, NUL_MESSAGE).nullable().default(null),

@@ -7,7 +7,7 @@ import { useAdminServer } from '../../testing/hooks.js';
 // DESIGN §2 Session JSON, exactly these keys.
 const SESSION_KEYS = [
   'id', 'title', 'status', 'createdAt', 'auditoriumId', 'startsAt', 'autoRotate', 'mediaItemsPerTransition',
-  'returnMessage', 'currentQuestionIndex', 'theme',
+  'returnMessage', 'currentQuestionIndex', 'theme', 'prizeDraw',
 ].sort();
 
 const HOUR_MS = 3_600_000;
@@ -72,6 +72,7 @@ describe.each(DIALECTS)('session CRUD on %s', (dialect) => {
       returnMessage: null,
       currentQuestionIndex: 0,
       theme: {},
+      prizeDraw: { enabled: false, prize: '', consentText: '' },
     });
     expect(await read(session.id)).toEqual(session);
     const list = (await api.get('/api/admin/sessions')).body;

@@ -29,6 +29,7 @@ export const sessionRoutes: RouteModule = (app, { store, lifecycle }) => {
       autoRotate: body.autoRotate,
       mediaItemsPerTransition: body.mediaItemsPerTransition,
       returnMessage: body.returnMessage ?? null,
+      prizeDraw: body.prizeDraw,
     });
     if (body.theme) session = await lifecycle.setTheme(session.id, body.theme);
     return reply.status(201).send(session);

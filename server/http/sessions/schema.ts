@@ -86,6 +86,19 @@ const auditoriumId = z
 const title = z.string().trim().min(1, 'Title is required').max(200).refine(noNul, NUL_MESSAGE);
 const mediaItemsPerTransition = z.number().int('must be a whole number').min(1).max(10);
 
+/** DESIGN §11: off by default; when on, players see the consent text (and the prize) at join. */
+export const prizeDrawSchema = z
+  .object({
+    enabled: z.boolean(),
+    prize: z.string().trim().max(200).refine(noNul, NUL_MESSAGE).default(''),
+    consentText: z.string().trim().max(1000).refine(noNul, NUL_MESSAGE).default(''),
+  })
+  .refine((d) => !d.enabled || d.prize.length > 0, { message: 'say what can be won when the prize draw is on', path: ['prize'] })
+  .refine((d) => !d.enabled || d.consentText.length > 0, {
+    message: 'a consent text is required when the prize draw is on',
+    path: ['consentText'],
+  });
+
 export const createSessionBody = z.object({
   title,
   auditoriumId,
@@ -94,6 +107,7 @@ export const createSessionBody = z.object({
   mediaItemsPerTransition: mediaItemsPerTransition.default(1),
   returnMessage: optionalText(500),
   theme: themeInput.optional(),
+  prizeDraw: prizeDrawSchema.optional(),
 });
 
 /** Either settings (any subset) or the theme alone, as the Theme Editor sends it. */
@@ -105,6 +119,7 @@ export const updateSessionBody = z.object({
   mediaItemsPerTransition: mediaItemsPerTransition.optional(),
   returnMessage: optionalText(500),
   theme: themeInput.optional(),
+  prizeDraw: prizeDrawSchema.optional(),
 });
 
 // The validator and the shared Theme type must agree field for field.

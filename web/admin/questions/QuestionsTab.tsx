@@ -1,6 +1,7 @@
 import { useState } from 'react';
-import { Plus } from 'lucide-react';
+import { FileDown, Plus, Upload } from 'lucide-react';
 import { api } from '../../common/api';
+import { errorToast } from '../../common/toast';
 import { Button } from '../../common/ui/Button';
 import { Label } from '../../common/ui/Field';
 import { keys, useQuestions, useSessions } from '../queries';
@@ -12,9 +13,11 @@ import { useAdminMutation } from '../useAdminMutation';
 import { AssignQuestionDialog } from './AssignQuestionDialog';
 import { QuestionCard } from './QuestionCard';
 import { QuestionFormDialog } from './QuestionFormDialog';
+import { ImportQuestionsDialog } from './ImportQuestionsDialog';
+import { downloadAdminFile } from './questionFiles';
 
 const ALL = 'all';
-type OpenDialog = { kind: 'create' } | { kind: 'edit' | 'assign' | 'delete'; questionId: string } | null;
+type OpenDialog = { kind: 'create' } | { kind: 'import' } | { kind: 'edit' | 'assign' | 'delete'; questionId: string } | null;
 
 /** The question bank (SPEC §2 "Questions tab"). */
 export function QuestionsTab() {
@@ -28,7 +31,7 @@ export function QuestionsTab() {
   const categories = [...new Set(loaded.flatMap((q) => q.categories))].sort();
   const shown = categoryFilter === ALL ? loaded : loaded.filter((q) => q.categories.includes(categoryFilter));
   const selected: Question | undefined =
-    dialog && dialog.kind !== 'create' ? loaded.find((q) => q.id === dialog.questionId) : undefined;
+    dialog && 'questionId' in dialog ? loaded.find((q) => q.id === dialog.questionId) : undefined;
   const close = () => setDialog(null);
 
   // SPEC §8: deleting a question shows no error message on failure.
@@ -46,10 +49,26 @@ export function QuestionsTab() {
         title="Question Bank"
         subtitle="Create questions once and use them in any session"
         action={
-          <Button onClick={() => setDialog({ kind: 'create' })}>
-            <Plus aria-hidden />
-            Add Question
-          </Button>
+          <div className="flex flex-wrap gap-2">
+            {(['csv', 'json'] as const).map((format) => (
+              <Button
+                key={format}
+                variant="outline"
+                onClick={() => downloadAdminFile(`/api/admin/questions/export?format=${format}`, `marquee-questions.${format}`).catch(() => errorToast('Failed to export questions'))}
+              >
+                <FileDown aria-hidden />
+                Export {format.toUpperCase()}
+              </Button>
+            ))}
+            <Button variant="outline" onClick={() => setDialog({ kind: 'import' })}>
+              <Upload aria-hidden />
+              Import
+            </Button>
+            <Button onClick={() => setDialog({ kind: 'create' })}>
+              <Plus aria-hidden />
+              Add Question
+            </Button>
+          </div>
         }
       />
       <div className="mb-6 grid gap-4 sm:grid-cols-2 lg:w-2/3">
@@ -105,6 +124,7 @@ export function QuestionsTab() {
         onOpenChange={(o) => !o && close()}
       />
       <AssignQuestionDialog open={dialog?.kind === 'assign' && !!selected} question={selected} onClose={close} />
+      <ImportQuestionsDialog open={dialog?.kind === 'import'} onClose={close} />
       <ConfirmDialog
         open={dialog?.kind === 'delete' && !!selected}
         onOpenChange={(o) => !o && close()}

@@ -9,6 +9,7 @@ import {
   RotateCcw,
   Square,
   Trash2,
+  Trophy,
 } from 'lucide-react';
 import { formatDate, formatDateTime } from '../../common/format';
 import { Button } from '../../common/ui/Button';
@@ -18,7 +19,7 @@ import { LiveControlsPanel } from '../live/LiveControlsPanel';
 import { StatusBadge } from './StatusBadge';
 import { useSessionActions } from './useSessionActions';
 
-export type SessionDialogKind = 'edit' | 'delete' | 'restart' | 'qr' | 'questions' | 'theme';
+export type SessionDialogKind = 'edit' | 'delete' | 'restart' | 'qr' | 'questions' | 'theme' | 'draw';
 
 interface Props {
   session: Session;
@@ -99,6 +100,12 @@ export function SessionCard({ session, auditoriumName, onOpen }: Props) {
           <Palette aria-hidden />
           Theme
         </Button>
+        {session.prizeDraw?.enabled && (
+          <Button size="sm" variant="secondary" onClick={() => onOpen('draw')}>
+            <Trophy aria-hidden />
+            Prize Draw
+          </Button>
+        )}
         {!live && (
           <>
             <Button size="sm" variant="secondary" onClick={() => onOpen('edit')}>

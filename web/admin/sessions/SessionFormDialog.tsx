@@ -8,7 +8,7 @@ import { AppDialog } from '../ui/Dialog';
 import { SimpleSelect } from '../ui/Select';
 import { SwitchField } from '../ui/Toggles';
 import { useAdminMutation } from '../useAdminMutation';
-import { EMPTY_SESSION_FORM, createBody, formFromSession, updateBody, type SessionFormValues } from './sessionForm';
+import { EMPTY_SESSION_FORM, createBody, formFromSession, prizeDrawComplete, updateBody, type SessionFormValues } from './sessionForm';
 
 const NO_AUDITORIUM = 'none';
 
@@ -46,7 +46,7 @@ export function SessionFormDialog({ open, session, onOpenChange }: Props) {
     onSuccess: close,
   });
   const pending = create.isPending || update.isPending;
-  const canSubmit = values.title.trim().length > 0 && !pending;
+  const canSubmit = values.title.trim().length > 0 && prizeDrawComplete(values) && !pending;
   const set = <K extends keyof SessionFormValues>(key: K, value: SessionFormValues[K]) =>
     setValues((v) => ({ ...v, [key]: value }));
 
@@ -139,6 +139,33 @@ export function SessionFormDialog({ open, session, onOpenChange }: Props) {
             onChange={(e) => set('returnMessage', e.target.value)}
           />
         </div>
+        <SwitchField
+          id="session-prize-draw"
+          label="Prize Draw"
+          description="Players may tick a consent box when they join; only they can be drawn as winners."
+          checked={values.prizeDrawEnabled}
+          onCheckedChange={(v) => set('prizeDrawEnabled', v)}
+        />
+        {values.prizeDrawEnabled && (
+          <>
+            <div className="grid gap-2">
+              <Label htmlFor="session-prize">Prize</Label>
+              <Input id="session-prize" placeholder="e.g. Two tickets for next Friday" maxLength={200} value={values.prize} onChange={(e) => set('prize', e.target.value)} />
+            </div>
+            <div className="grid gap-2">
+              <Label htmlFor="session-consent-text">Consent Text</Label>
+              <Textarea
+                id="session-consent-text"
+                rows={3}
+                maxLength={1000}
+                value={values.consentText}
+                onChange={(e) => set('consentText', e.target.value)}
+                aria-describedby="session-consent-help"
+              />
+              <HelpText id="session-consent-help">Shown next to an unticked box on the join form and stored with each yes.</HelpText>
+            </div>
+          </>
+        )}
       </form>
     </AppDialog>
   );

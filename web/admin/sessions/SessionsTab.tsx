@@ -10,6 +10,7 @@ import { DeleteSessionDialog, RestartSessionDialog } from './SessionConfirmDialo
 import { QrCodeDialog } from './QrCodeDialog';
 import { ManageQuestionsDialog } from './items/ManageQuestionsDialog';
 import { ThemeEditorDialog } from './theme/ThemeEditorDialog';
+import { PrizeDrawDialog } from './draw/PrizeDrawDialog';
 
 type OpenDialog = { kind: 'create' } | { kind: SessionDialogKind; sessionId: string } | null;
 
@@ -67,6 +68,7 @@ export function SessionsTab() {
           <QrCodeDialog open={isOpen('qr')} session={dialogSession} onClose={close} />
           <ManageQuestionsDialog open={isOpen('questions')} session={dialogSession} onClose={close} />
           <ThemeEditorDialog open={isOpen('theme')} session={dialogSession} onClose={close} />
+          <PrizeDrawDialog open={isOpen('draw')} session={dialogSession} onClose={close} />
         </>
       )}
     </section>

@@ -8,7 +8,14 @@ export interface SessionFormValues {
   autoRotate: boolean;
   mediaItemsPerTransition: string;
   returnMessage: string;
+  prizeDrawEnabled: boolean;
+  prize: string;
+  consentText: string;
 }
+
+/** What the consent box says unless the operator words it otherwise (docs/PRIVACY.md). */
+export const DEFAULT_CONSENT_TEXT =
+  "Enter me in tonight's prize draw. If I win, the cinema may email me about the prize. My email is not used for anything else.";
 
 export const EMPTY_SESSION_FORM: SessionFormValues = {
   title: '',
@@ -17,6 +24,9 @@ export const EMPTY_SESSION_FORM: SessionFormValues = {
   autoRotate: true,
   mediaItemsPerTransition: '1',
   returnMessage: '',
+  prizeDrawEnabled: false,
+  prize: '',
+  consentText: DEFAULT_CONSENT_TEXT,
 };
 
 /** ISO instant → the local "YYYY-MM-DDTHH:mm" a datetime-local input shows. */
@@ -36,7 +46,19 @@ export function formFromSession(session: Session): SessionFormValues {
     autoRotate: session.autoRotate,
     mediaItemsPerTransition: String(session.mediaItemsPerTransition ?? 1),
     returnMessage: session.returnMessage ?? '',
+    prizeDrawEnabled: session.prizeDraw?.enabled ?? false,
+    prize: session.prizeDraw?.prize ?? '',
+    consentText: session.prizeDraw?.consentText || DEFAULT_CONSENT_TEXT,
   };
+}
+
+/** A draw that is on needs a prize and a consent text; one that is off needs nothing. */
+export function prizeDrawComplete(values: SessionFormValues): boolean {
+  return !values.prizeDrawEnabled || (values.prize.trim().length > 0 && values.consentText.trim().length > 0);
+}
+
+function prizeDrawBody(values: SessionFormValues) {
+  return { enabled: values.prizeDrawEnabled, prize: values.prize.trim(), consentText: values.consentText.trim() };
 }
 
 /** SPEC §5: a number from 1 to 10, 1 when the input is empty or invalid. */
@@ -62,6 +84,7 @@ export function createBody(values: SessionFormValues) {
   const startsAt = startsAtIso(values.startsAt);
   if (startsAt) body.startsAt = startsAt;
   if (values.returnMessage.trim()) body.returnMessage = values.returnMessage.trim();
+  if (values.prizeDrawEnabled) body.prizeDraw = prizeDrawBody(values);
   return body;
 }
 
@@ -74,5 +97,6 @@ export function updateBody(values: SessionFormValues) {
     autoRotate: values.autoRotate,
     mediaItemsPerTransition: parseMediaItemsPerTransition(values.mediaItemsPerTransition),
     returnMessage: values.returnMessage.trim() || null,
+    prizeDraw: prizeDrawBody(values),
   };
 }

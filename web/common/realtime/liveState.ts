@@ -36,6 +36,8 @@ export interface LiveState {
   timeRemaining: number | null;
   /** The session's title and theme as last announced on the socket (null: use what was fetched). */
   sessionInfo: PublicSessionInfo | null;
+  /** Prize winners put on the big screen by the admin; shown until the game moves on. */
+  winners: { prize: string; names: string[] } | null;
 }
 
 export const INITIAL_LIVE_STATE: LiveState = {
@@ -52,6 +54,7 @@ export const INITIAL_LIVE_STATE: LiveState = {
   endsAt: null,
   timeRemaining: null,
   sessionInfo: null,
+  winners: null,
 };
 
 /** True when this session_state starts a new asking compared with what the screen showed. */
@@ -78,6 +81,8 @@ export function reduceLive(state: LiveState, message: ServerMessage): LiveState 
         endsAt: message.endsAt,
         timeRemaining: message.timeRemaining,
         sessionInfo: state.sessionInfo,
+        // The game moving on (a new phase) takes the winners off; a repeat of the same phase does not.
+        winners: message.phase === state.phase && message.status === state.status ? state.winners : null,
       };
     }
     case 'session_info':
@@ -89,6 +94,8 @@ export function reduceLive(state: LiveState, message: ServerMessage): LiveState 
       if (state.question?.id !== message.questionId) return state;
       // The reveal's own session_state follows; until then the question is over and shows its answer.
       return { ...state, phase: 'reveal', correctIndex: message.correctIndex, endsAt: null, timeRemaining: 0 };
+    case 'winners':
+      return { ...state, winners: { prize: message.prize, names: message.names } };
     case 'leaderboard_update':
       return { ...state, leaderboard: message.leaderboard };
     default:

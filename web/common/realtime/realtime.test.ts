@@ -103,7 +103,7 @@ describe('live state (SPEC §4 Display screen)', () => {
   });
 
   it('takes a session_info announcement and keeps it across later states', () => {
-    const info = { id: 's1', title: 'Renamed', status: 'live' as const, theme: { primaryColor: '#123456' }, mediaItemsPerTransition: 2 };
+    const info = { id: 's1', title: 'Renamed', status: 'live' as const, theme: { primaryColor: '#123456' }, mediaItemsPerTransition: 2, prizeDraw: { enabled: false, prize: '', consentText: '' } };
     let s = fold(state({}), { type: 'session_info', session: info });
     expect(s.sessionInfo).toEqual(info);
     s = reduceLive(s, state({ phase: 'reveal', reveal: { questionId: 'q1', correctIndex: 1 } }));
@@ -131,6 +131,16 @@ describe('live state (SPEC §4 Display screen)', () => {
     s = reduceLive(s, state({}));
     expect(s.asking).toBe(2);
     expect(s.correctIndex).toBeNull();
+  });
+
+  it('shows prize winners until the game moves to another phase', () => {
+    const finished = state({ status: 'finished', phase: 'finished', question: null, endsAt: null });
+    let s = fold(finished, { type: 'winners', prize: 'Popcorn', names: ['Ana', 'Ben'] });
+    expect(s.winners).toEqual({ prize: 'Popcorn', names: ['Ana', 'Ben'] });
+    s = reduceLive(s, finished); // the same state again (a reconnect's resend) keeps them
+    expect(s.winners).not.toBeNull();
+    s = reduceLive(s, state({}));
+    expect(s.winners).toBeNull();
   });
 
   it('refreshes the leaderboard when one is sent', () => {

@@ -1,0 +1,97 @@
+/**
+ * `npx tsx bench/profile-summary.ts <file.cpuprofile> [top]`: where a profiled server spent its
+ * CPU, as shares of the busy time (idle excluded), by part of the system and by function (self
+ * time). Used to write docs/PERFORMANCE.md from the rounds' profiles that `--cpu-prof` writes.
+ */
+import fs from 'node:fs';
+
+interface ProfileNode {
+  id: number;
+  callFrame: { functionName: string; url: string; lineNumber: number };
+  children?: number[];
+}
+
+interface CpuProfile {
+  nodes: ProfileNode[];
+  samples: number[];
+  timeDeltas: number[];
+}
+
+const isSocketWrite = (fn: string) => /^(writev|writeBuffer|writeUtf8String|writeLatin1String|writeAsciiString|writeUcs2String)$/.test(fn);
+
+/** First match wins: the part of the system a function's self time belongs to. */
+const PARTS: [string, (fn: string, url: string) => boolean][] = [
+  ['socket writes (native)', (fn, url) => url === '' && isSocketWrite(fn)],
+  ['database (Kysely, better-sqlite3)', (_fn, url) => url.includes('better-sqlite3') || url.includes('/kysely/')],
+  ['ws library', (_fn, url) => url.includes('/node_modules/ws/')],
+  ['zod', (_fn, url) => url.includes('/zod/')],
+  ['Fastify, pino', (_fn, url) => /\/(fastify|pino|light-my-request|find-my-way|avvio)/.test(url)],
+  ['baseline game logic', (_fn, url) => url.includes('/bench/baseline-server')],
+  ['engine', (_fn, url) => url.includes('/server/engine/')],
+  ['rooms', (_fn, url) => url.includes('/server/rooms/')],
+  ['hub, sockets', (_fn, url) => url.includes('/server/ws/')],
+  ['storage', (_fn, url) => url.includes('/server/storage/')],
+  ['protocol (parsing)', (_fn, url) => url.includes('/protocol/')],
+  ['node: streams, net, timers', (_fn, url) => url.startsWith('node:')],
+];
+
+function summarize(file: string, top: number): string {
+  const profile = JSON.parse(fs.readFileSync(file, 'utf8')) as CpuProfile;
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const parentOf = new Map<number, ProfileNode>();
+  for (const node of profile.nodes) for (const child of node.children ?? []) parentOf.set(child, node);
+  // The probe's own work (stopping the profiler, answering readings) is not the server's.
+  const probeNodes = new Set<number>();
+  const markProbe = (node: ProfileNode, inProbe: boolean) => {
+    const probe = inProbe || node.callFrame.url.includes('/bench/probe');
+    if (probe) probeNodes.add(node.id);
+    for (const child of node.children ?? []) markProbe(byId.get(child)!, probe);
+  };
+  markProbe(profile.nodes[0], false);
+  const selfUs = new Map<number, number>();
+  profile.samples.forEach((id, i) => selfUs.set(id, (selfUs.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0)));
+
+  const parts = new Map<string, number>();
+  const functions = new Map<string, number>();
+  let busyUs = 0;
+  let idleUs = 0;
+  for (const [id, us] of selfUs) {
+    const { functionName, url, lineNumber } = byId.get(id)!.callFrame;
+    if (probeNodes.has(id)) continue;
+    if (functionName === '(idle)') {
+      idleUs += us;
+      continue;
+    }
+    busyUs += us;
+    // A native function (a database statement, a syscall) counts for the JS code that called it.
+    let caller: ProfileNode | undefined = byId.get(id);
+    while (caller && caller.callFrame.url === '' && !isSocketWrite(caller.callFrame.functionName)) caller = parentOf.get(caller.id);
+    const frame = caller?.callFrame ?? { functionName, url };
+    const part = functionName.startsWith('(') ? functionName : (PARTS.find(([, test]) => test(frame.functionName, frame.url))?.[0] ?? 'other');
+    parts.set(part, (parts.get(part) ?? 0) + us);
+    const where = url ? `${url.replace(/^.*\/(node_modules|server|protocol|bench)\//, '$1/')}:${lineNumber + 1}` : '(native)';
+    const key = `${functionName || '(anonymous)'} ${where}`;
+    functions.set(key, (functions.get(key) ?? 0) + us);
+  }
+  const pct = (us: number) => `${((100 * us) / busyUs).toFixed(1)}%`;
+  const rows = (map: Map<string, number>, n: number) =>
+    [...map].sort((a, b) => b[1] - a[1]).slice(0, n).map(([name, us]) => `| ${name} | ${(us / 1000).toFixed(0)} | ${pct(us)} |`);
+  return [
+    `${file}: busy ${(busyUs / 1e6).toFixed(2)} s, idle ${(idleUs / 1e6).toFixed(2)} s`,
+    '',
+    '| part | ms | share |',
+    '|---|--:|--:|',
+    ...rows(parts, parts.size),
+    '',
+    '| function (self time) | ms | share |',
+    '|---|--:|--:|',
+    ...rows(functions, top),
+  ].join('\n');
+}
+
+const [file, top] = process.argv.slice(2);
+if (!file) {
+  console.error('usage: npx tsx bench/profile-summary.ts <file.cpuprofile> [top]');
+  process.exit(2);
+}
+console.log(summarize(file, Number(top ?? 30)));

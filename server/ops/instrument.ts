@@ -1,0 +1,44 @@
+/**
+ * Metrics at the seams of the live game, without touching rooms or the hub: the room's
+ * Broadcaster and RoomStorage are wrapped where realtime.ts wires them. Only whole broadcasts
+ * and whole write batches are measured; sends to single players and sockets are not.
+ */
+import { performance } from 'node:perf_hooks';
+import type { Broadcaster } from '../rooms/broadcaster.js';
+import type { AnswerWrite, CommitWrite, RoomStorage } from '../rooms/storage.js';
+import type { Metrics } from './metrics.js';
+
+const secondsSince = (startMs: number) => (performance.now() - startMs) / 1000;
+
+/** The same broadcaster; `toSession` (one fan-out to a role group) is timed. */
+export function timedBroadcaster<T extends Broadcaster>(inner: T, metrics: Metrics): Broadcaster {
+  return {
+    toSession(sessionId, target, message) {
+      const startMs = performance.now();
+      inner.toSession(sessionId, target, message);
+      metrics.broadcastSeconds.observe({ target }, secondsSince(startMs));
+    },
+    toPlayer: (sessionId, playerId, message) => inner.toPlayer(sessionId, playerId, message),
+    toConnection: (sessionId, connectionId, message) => inner.toConnection(sessionId, connectionId, message),
+  };
+}
+
+/**
+ * The same storage (every other method reached through the prototype chain); the two writes of
+ * a live game are timed, and stored answers counted once per batch.
+ */
+export function instrumentedRoomStorage(inner: RoomStorage, metrics: Metrics): RoomStorage {
+  const timed = async (operation: string, write: () => Promise<void>) => {
+    const startMs = performance.now();
+    await write();
+    metrics.databaseWriteSeconds.observe({ operation }, secondsSince(startMs));
+  };
+  const overrides: Pick<RoomStorage, 'saveAnswers' | 'commit'> = {
+    saveAnswers: async (answers: AnswerWrite[]) => {
+      await timed('answers', () => inner.saveAnswers(answers));
+      metrics.answers.inc(answers.length);
+    },
+    commit: (write: CommitWrite) => timed('commit', () => inner.commit(write)),
+  };
+  return Object.assign(Object.create(inner) as RoomStorage, overrides);
+}

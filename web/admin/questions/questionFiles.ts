@@ -1,0 +1,72 @@
+import { HttpError } from '../../common/api';
+import { getAdminToken } from '../../common/auth';
+
+/** A question as the import preview lists it (DESIGN §11 JSON entry). */
+export interface ImportedQuestion {
+  text: string;
+  choices: string[];
+  correctIndex: number;
+  points: number;
+  timeLimitSeconds: number;
+  categories: string[];
+}
+
+export interface ImportResult {
+  imported: number;
+  skipped: number;
+  questions?: ImportedQuestion[];
+}
+
+export interface ImportFailure {
+  message: string;
+  errors: { line: number; message: string }[];
+}
+
+export type QuestionFileFormat = 'csv' | 'json';
+
+export const formatOfFile = (name: string): QuestionFileFormat => (name.toLowerCase().endsWith('.json') ? 'json' : 'csv');
+
+const authHeaders = (): Record<string, string> => {
+  const token = getAdminToken();
+  return token ? { Authorization: `Bearer ${token}` } : {};
+};
+
+/** Downloads an admin file (export, template) under its own name, with the admin's token. */
+export async function downloadAdminFile(url: string, fileName: string): Promise<void> {
+  const response = await fetch(url, { headers: authHeaders(), credentials: 'include' });
+  if (!response.ok) throw new HttpError(response.status, await response.text().catch(() => ''), response.statusText);
+  const link = document.createElement('a');
+  link.href = URL.createObjectURL(await response.blob());
+  link.download = fileName;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(link.href), 10_000);
+}
+
+/** Sends the file's bytes as they are: the server checks the encoding and reports lines. */
+export async function postQuestionFile(file: File, dryRun: boolean): Promise<ImportResult> {
+  const format = formatOfFile(file.name);
+  const response = await fetch(`/api/admin/questions/import?format=${format}&dryRun=${dryRun}`, {
+    method: 'POST',
+    headers: { ...authHeaders(), 'Content-Type': format === 'json' ? 'application/json' : 'text/csv' },
+    body: file,
+    credentials: 'include',
+  });
+  const text = await response.text().catch(() => '');
+  if (!response.ok) throw new HttpError(response.status, text, response.statusText);
+  return JSON.parse(text) as ImportResult;
+}
+
+/** The import's refusal (400 with line errors, 413 too large), or a plain message for anything else. */
+export function importFailure(error: unknown): ImportFailure {
+  if (error instanceof HttpError) {
+    try {
+      const body = JSON.parse(error.bodyText) as Partial<ImportFailure>;
+      if (typeof body.message === 'string') return { message: body.message, errors: Array.isArray(body.errors) ? body.errors : [] };
+    } catch {
+      // not JSON: fall through
+    }
+  }
+  return { message: 'The file could not be read. Please try again.', errors: [] };
+}
