@@ -6,4 +6,5 @@ export { DbRoomStorage } from './db-storage.js';
 export { MemoryRoomStorage } from './memory-storage.js';
 export { RoomManager, type LifecycleSource, type RoomManagerOptions } from './manager.js';
 export { Room, RoomClosedError, SessionNotFoundError, type RoomMember } from './room.js';
-export type { AnswerWrite, CommitWrite, RoomSession, RoomStorage } from './storage.js';
+export type { AnswerWrite, CommitBatch, RoomSession, RoomStorage, SnapshotWrite } from './storage.js';
+export { GroupCommit } from './group-commit.js';

@@ -19,8 +19,8 @@ export interface RealtimeOptions {
   /** The game clock (tests pass a FakeClock). */
   clock?: Clock;
   heartbeat?: Partial<HeartbeatOptions>;
-  /** Write-behind window for answers. */
-  answerFlushMs?: number;
+  /** Group-commit window for answers (group-commit.ts). */
+  commitWindowMs?: number;
   /** Defaults to the database behind `store`. */
   storage?: RoomStorage;
   /** Size of the rehearsal run when a session goes live (rehearsal.ts); 0 skips it. */
@@ -60,7 +60,7 @@ export async function startRealtime(deps: RealtimeDeps, options: RealtimeOptions
     clock: options.clock ?? systemClock,
     log: deps.log,
     lifecycle: deps.lifecycle,
-    answerFlushMs: options.answerFlushMs,
+    commitWindowMs: options.commitWindowMs,
   });
   await rooms.start();
   const rehearsal = rehearsals(options.rehearsalPlayers ?? REHEARSAL_PLAYERS, deps.log);
