@@ -62,10 +62,11 @@ export async function startRealtime(deps: RealtimeDeps, options: RealtimeOptions
     lifecycle: deps.lifecycle,
     commitWindowMs: options.commitWindowMs,
   });
-  await rooms.start();
   const rehearsal = rehearsals(options.rehearsalPlayers ?? REHEARSAL_PLAYERS, deps.log);
-  // Before the first socket: a resumed live game's next question runs warm too.
-  if (rooms.size > 0) await rehearsal.run();
+  // Before resuming: a resumed live game's next question runs warm too, and the resume's grace
+  // for players coming back (DESIGN §8) is not spent rehearsing before sockets are accepted.
+  if ((await storage.listLiveSessionIds()).length > 0) await rehearsal.run();
+  await rooms.start();
   deps.lifecycle.on('started', rehearsal.run);
   const sockets = new SocketServer({ httpServer: deps.httpServer, hub, rooms, store: deps.store, adminAuth: deps.adminAuth, log: deps.log });
   const onDeleted = (sessionId: string) => hub.closeSession(sessionId, CLOSE_CODES.sessionGone, 'Session deleted');
