@@ -2,10 +2,12 @@
  * A room's durable writes, by group commit (DESIGN §8: a confirmation is a commit).
  *
  * Answers are scored by the engine the moment they arrive, but their `answer_accepted` waits for
- * the transaction that stores them. Answers arriving within a few milliseconds share one
- * transaction (the window), and while one transaction runs the next batch gathers, so under a
- * burst each commit carries many answers and a confirmation waits about one commit, not a queue
- * of them. A step's scores and snapshot join the batch being gathered: everything a room stores
+ * the transaction that stores them. Answers arriving close together share one transaction: with
+ * a window of 0 (the default) those read in the same turn of the event loop (committed in its
+ * check phase, right after the sockets were read: no timer to wait for, which matters on a busy
+ * machine where a timer fires late); and while one transaction runs the next batch gathers, so
+ * under a burst each commit carries many answers and a confirmation waits about one commit, not
+ * a queue of them. A step's scores and snapshot join the batch being gathered: everything a room stores
  * goes through `RoomStorage.commit`, one transaction per batch, one batch at a time, in order.
  *
  * A failed write is logged and retried with backoff, in order, so nothing is lost while the
@@ -66,7 +68,7 @@ interface Gathering {
 export interface GroupCommitOptions {
   sessionId: string;
   commit: (batch: CommitBatch) => Promise<void>;
-  /** How long the first answer of a batch waits for others to join it. */
+  /** How long the first answer of a batch waits for others to join it; 0: until the end of this event-loop turn. */
   windowMs: number;
   /**
    * A snapshot to write when nothing else brought one (the roster refreshed between phase
@@ -79,6 +81,7 @@ export interface GroupCommitOptions {
 export class GroupCommit {
   private gathering: Gathering = this.fresh();
   private timer: NodeJS.Timeout | null = null;
+  private immediate: NodeJS.Immediate | null = null;
   private timerDueMs = Infinity;
   private running = false;
   private refresh = false;
@@ -139,7 +142,11 @@ export class GroupCommit {
   }
 
   private schedule(delayMs: number): void {
-    if (this.running) return; // taken as soon as the write in flight is done
+    if (this.running || this.immediate !== null) return; // taken as soon as the write in flight is done, or this turn ends
+    if (delayMs <= 0) {
+      this.immediate = setImmediate(() => this.kick());
+      return;
+    }
     const due = Date.now() + delayMs;
     if (this.timer !== null && this.timerDueMs <= due) return;
     if (this.timer !== null) clearTimeout(this.timer);
@@ -149,6 +156,10 @@ export class GroupCommit {
   }
 
   private kick(): void {
+    if (this.immediate !== null) {
+      clearImmediate(this.immediate);
+      this.immediate = null;
+    }
     if (this.timer !== null) {
       clearTimeout(this.timer);
       this.timer = null;
