@@ -23,6 +23,8 @@ const RETRY_MAX_MS = 2_000;
 /** Attempts left for a write once the room is closing (shutdown should not hang on a dead database). */
 const ATTEMPTS_WHEN_CLOSING = 3;
 
+const DEFAULT_MAX_BATCH_ANSWERS = 64;
+
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /**
@@ -71,6 +73,12 @@ export interface GroupCommitOptions {
   /** How long the first answer of a batch waits for others to join it; 0: until the end of this event-loop turn. */
   windowMs: number;
   /**
+   * A batch this large is committed at once, without waiting for the end of the event-loop turn:
+   * on a busy machine one turn reads hundreds of answers, and the first of them would otherwise
+   * wait for all the others to be processed. Default 64.
+   */
+  maxBatchAnswers?: number;
+  /**
    * A snapshot to write when nothing else brought one (the roster refreshed between phase
    * changes, see `refreshSoon`); read when a batch is taken, so it is as fresh as can be.
    */
@@ -98,7 +106,8 @@ export class GroupCommit {
   addAnswer(answer: AnswerWrite, confirm: () => void): void {
     this.gathering.answers.push(answer);
     this.gathering.onCommitted.push(confirm);
-    this.schedule(this.options.windowMs);
+    if (this.gathering.answers.length >= (this.options.maxBatchAnswers ?? DEFAULT_MAX_BATCH_ANSWERS)) this.kick();
+    else this.schedule(this.options.windowMs);
   }
 
   /** Asks for `refreshSnapshot()` to be written with the next batch, at the latest after `delayMs`. */
