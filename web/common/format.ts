@@ -23,7 +23,7 @@ export function clockTime(iso: string): string {
   return new Date(iso).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' });
 }
 
-/** "Today 19:30", "Tomorrow 14:00" or "Sat 28 Nov 19:30", in this browser's local time. */
+/** "Today 19:30", "Tomorrow 14:00", "Sat 28 Nov 19:30" (with the year when not this one), in this browser's local time. */
 export function showingTime(iso: string, today = new Date()): string {
   const at = new Date(iso);
   const time = clockTime(iso);
@@ -31,7 +31,8 @@ export function showingTime(iso: string, today = new Date()): string {
   const days = Math.round((dayStart(at) - dayStart(today)) / 86_400_000);
   if (days === 0) return `Today ${time}`;
   if (days === 1) return `Tomorrow ${time}`;
-  return `${at.toLocaleDateString(undefined, { weekday: 'short', day: 'numeric', month: 'short' })} ${time}`;
+  const year = at.getFullYear() === today.getFullYear() ? {} : { year: 'numeric' as const };
+  return `${at.toLocaleDateString(undefined, { weekday: 'short', day: 'numeric', month: 'short', ...year })} ${time}`;
 }
 
 /**

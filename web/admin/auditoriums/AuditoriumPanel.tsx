@@ -132,7 +132,7 @@ function ShowtimeList({ showtimes, loading, hasTemplate, auditoriumId }: { showt
     <ul className="grid gap-1" aria-label="Showtimes">
       {showtimes.map((s) => (
         <li key={s.id} className="flex items-center gap-3 rounded-md border border-border px-3 py-2 text-sm" data-testid="showtime">
-          <span className="w-40 shrink-0 font-mono">{showingTime(s.startsAt)}</span>
+          <span className="w-56 shrink-0 font-mono">{showingTime(s.startsAt)}</span>
           <span className="min-w-0 flex-1 truncate font-medium">{s.title}</span>
           <span className={cn('shrink-0 text-xs', s.preShow.state === 'live' ? 'text-green-300' : 'text-muted')}>{preShowText(s, hasTemplate)}</span>
           <Button variant="ghost" size="icon" aria-label={`Delete showtime ${s.title}`} onClick={() => remove.mutate(s)} disabled={remove.isPending}>
