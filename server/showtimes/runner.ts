@@ -49,11 +49,14 @@ export async function endPreShowSession(store: Store, lifecycle: SessionLifecycl
 
 /** 409/404 from the lifecycle: someone else (another instance, an operator) took the step first. */
 const isLostRace = (err: unknown) => err instanceof AppError && (err.statusCode === 409 || err.statusCode === 404);
-async function ignoreLostRace(step: Promise<unknown>): Promise<void> {
+/** Takes a lifecycle step; false when someone else took it first. */
+async function ignoreLostRace(step: Promise<unknown>): Promise<boolean> {
   try {
     await step;
+    return true;
   } catch (err) {
     if (!isLostRace(err)) throw err;
+    return false;
   }
 }
 
@@ -162,8 +165,7 @@ export class PreShowRunner {
     }
     const session = await store.sessions.get(sessionId);
     if (session && (session.status === 'draft' || session.status === 'scheduled')) {
-      await ignoreLostRace(lifecycle.start(sessionId));
-      log.info({ showtimeId, sessionId }, 'pre-show live');
+      if (await ignoreLostRace(lifecycle.start(sessionId))) log.info({ showtimeId, sessionId }, 'pre-show live');
     }
     // Deleted while it was starting: the delete may not have seen the copy yet, so end it here.
     if (!(await store.showtimes.get(showtimeId))) await endPreShowSession(store, lifecycle, sessionId);
