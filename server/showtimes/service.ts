@@ -11,6 +11,8 @@ import { toShowtime, type Showtime } from '../storage/showtimes.js';
 import type { Store } from '../storage/store.js';
 import { checkShowtime, crowdingMessage, findCrowding, SHOWTIME_IMPORT_MAX_ROWS, type Scheduled } from './input.js';
 import { endPreShowSession } from './runner.js';
+import type { Transaction } from 'kysely';
+import type { Database } from '../storage/schema.js';
 
 export const SHOWTIME_CSV_COLUMNS = ['title', 'starts_at'] as const;
 type Column = (typeof SHOWTIME_CSV_COLUMNS)[number];
@@ -54,6 +56,7 @@ export class ShowtimeService {
     if ('problems' in checked) throw AppError.badRequest(`Invalid showtime: ${checked.problems.join('; ')}`);
     const showtime = checked.value;
     const row = await this.store.db.transaction().execute(async (trx) => {
+      await this.lockAuditorium(trx, auditoriumId);
       const existing = await this.scheduled(auditoriumId, trx);
       const crowded = findCrowding(showtime, existing, auditorium.preShowLeadMinutes);
       if (crowded) throw AppError.conflict(crowdingMessage(showtime, crowded, auditorium.preShowLeadMinutes));
@@ -79,6 +82,7 @@ export class ShowtimeService {
     throwIfInvalid(errors);
 
     return this.store.db.transaction().execute(async (trx) => {
+      await this.lockAuditorium(trx, auditoriumId);
       const accepted: Scheduled[] = await this.scheduled(auditoriumId, trx);
       const fresh: typeof read = [];
       const crowding: LineError[] = [];
@@ -143,6 +147,14 @@ export class ShowtimeService {
     const auditorium = await this.auditorium(auditoriumId);
     const template = auditorium.preShowSessionId ? await this.store.sessions.get(auditorium.preShowSessionId) : undefined;
     return template?.theme ?? {};
+  }
+
+  /**
+   * Serializes the overlap check and the insert per auditorium across connections and instances
+   * (PostgreSQL row lock). SQLite runs one transaction at a time on its one connection already.
+   */
+  private async lockAuditorium(trx: Transaction<Database>, auditoriumId: string): Promise<void> {
+    if (this.store.handle.dialect === 'postgres') await trx.selectFrom('auditoriums').select('id').where('id', '=', auditoriumId).forUpdate().execute();
   }
 
   private async scheduled(auditoriumId: string, db = this.store.db): Promise<Scheduled[]> {

@@ -103,6 +103,12 @@ describe.each(DIALECTS)('showtimes API on %s', (dialect) => {
     expect((await list()).map((s) => s.title)).toEqual(['Dune', 'Heat']);
   });
 
+  it('of overlapping showtimes added at the same moment, exactly one is stored', async () => {
+    const results = await Promise.all(['19:00', '19:05', '19:10', '19:15', '18:50'].map((t, i) => add(`Film ${i}`, `2030-01-15T${t}Z`)));
+    expect(results.map((r) => r.status).sort()).toEqual([201, 409, 409, 409, 409]);
+    expect(await list()).toHaveLength(1);
+  });
+
   it('answers 404 for an unknown auditorium and 401 without a token', async () => {
     expect((await api.get('/api/admin/auditoriums/nope/showtimes')).status).toBe(404);
     expect((await api.post('/api/admin/auditoriums/nope/showtimes', { title: 'Dune', startsAt: '2030-01-15T19:00Z' })).status).toBe(404);
