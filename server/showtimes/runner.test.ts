@@ -106,6 +106,29 @@ describe.each(DIALECTS)('pre-show scheduler on %s', (dialect) => {
     expect((await a.store.sessions.get(templateId))!.status).toBe('draft');
   });
 
+  it('runs a day of pre-shows in several auditoriums by itself', async () => {
+    const second = await a.store.auditoriums.create('Screen 2');
+    await a.store.auditoriums.update(second.id, { preShowSessionId: templateId, preShowLeadMinutes: 10, preShowEndMinutes: 0 });
+    await addShowtime(SHOWTIME, 'Dune');
+    await addShowtime(SHOWTIME + 3 * 60 * MIN, 'Heat');
+    await a.store.showtimes.insertMany(a.store.db, second.id, [
+      { title: 'Alien', startsAt: SHOWTIME, utcOffsetMinutes: 60 },
+      { title: 'Jaws', startsAt: SHOWTIME + 2 * 60 * MIN, utcOffsetMinutes: 60 },
+    ]);
+    // A tick every minute across the evening, as the timer would (every second) at coarser grain.
+    for (let t = SHOWTIME - 30 * MIN; t <= SHOWTIME + 4 * 60 * MIN; t += MIN) await at(t);
+    const all = (await a.store.sessions.list()).filter((s) => s.id !== templateId);
+    expect(all.map((s) => [s.title, s.status]).sort()).toEqual([
+      ['Movie Trivia — Alien 19:30', 'finished'],
+      ['Movie Trivia — Dune 19:30', 'finished'],
+      ['Movie Trivia — Heat 22:30', 'finished'],
+      ['Movie Trivia — Jaws 21:30', 'finished'],
+    ]);
+    expect(all.find((s) => s.title.includes('Alien'))!.auditoriumId).toBe(second.id);
+    expect(a.events.filter((e) => e.startsWith('started'))).toHaveLength(4);
+    expect(a.events.filter((e) => e.startsWith('stopped'))).toHaveLength(4);
+  });
+
   it('two instances ticking together start and stop each pre-show once', async () => {
     const b = await instance('b');
     const c = await instance('c');
