@@ -8,7 +8,7 @@ import { AppError } from '../http/errors.js';
 import type { SessionLifecycle } from '../sessions/lifecycle.js';
 import type { Store } from '../storage/store.js';
 import type { PreShowOwnership } from './ownership.js';
-import { planPreShows, type PlanSettings, type PreShowStep } from './plan.js';
+import { LATE_AFTER_MS, planPreShows, type PlanSettings, type PreShowStep } from './plan.js';
 
 /** How often the runner looks at the schedule: a pre-show starts or stops at most this late. */
 export const PRE_SHOW_CHECK_INTERVAL_MS = 1000;
@@ -112,7 +112,7 @@ export class PreShowRunner {
     switch (step.kind) {
       case 'start': {
         if (!(await store.showtimes.claimStart(step.showtimeId, step.endsAt, now, ownership.instanceId))) return;
-        const late = step.lateByMs > 5_000 ? { lateBySeconds: Math.round(step.lateByMs / 1000) } : {};
+        const late = step.lateByMs > LATE_AFTER_MS ? { lateBySeconds: Math.round(step.lateByMs / 1000) } : {};
         log.info({ showtimeId: step.showtimeId, endsAt: new Date(step.endsAt).toISOString(), ...late }, late.lateBySeconds ? 'pre-show starting late' : 'pre-show starting');
         await this.bringUp(step.showtimeId);
         return;
