@@ -18,6 +18,7 @@ import {
   adminView,
   audienceView,
   createEngineState,
+  insightOnConnect,
   pendingWakeAt,
   playerView,
   reduce,
@@ -160,7 +161,9 @@ export class Room {
       if (session?.status !== 'live') return;
       const program = await storage.loadProgram(session);
       const scores = await storage.loadScores(this.sessionId); // empty after a restart
-      let state = createEngineState({ program, status: 'scheduled', autoRotate: session.autoRotate, scores });
+      // Displays put up before the start stay counted (and the insight throttle keeps its pace).
+      const { displays, insight } = this.state;
+      let state: EngineState = { ...createEngineState({ program, status: 'scheduled', autoRotate: session.autoRotate, scores }), displays, insight };
       const now = this.now();
       // Phones that waited for the start count as connected players from the first question.
       for (const member of this.members.values()) {
@@ -203,12 +206,18 @@ export class Room {
       this.members.set(member.connectionId, member);
       if (member.role === 'player' && member.playerId) {
         await this.apply({ type: 'player_connected', playerId: member.playerId, name: member.name ?? 'Player' }, this.now());
+      } else if (member.role === 'display') {
+        await this.apply({ type: 'display_connected' }, this.now());
       }
       const state = this.state;
       const now = this.now();
       if (member.role === 'admin') join(adminView(state, now));
       else if (member.role === 'player' && member.playerId) join(playerView(state, member.playerId, now));
       else join(audienceView(state, now));
+      // The counts so far: the throttled updates only tell what changes from here.
+      if (member.role !== 'player') {
+        for (const message of insightOnConnect(state, member.role)) this.deps.broadcaster.toConnection(this.sessionId, member.connectionId, message);
+      }
     });
   }
 
@@ -219,6 +228,8 @@ export class Room {
       this.members.delete(connectionId);
       if (member.role === 'player' && member.playerId) {
         await this.apply({ type: 'player_disconnected', playerId: member.playerId }, this.now());
+      } else if (member.role === 'display') {
+        await this.apply({ type: 'display_disconnected' }, this.now());
       }
     });
   }

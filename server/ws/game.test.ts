@@ -78,7 +78,7 @@ describe.each(DIALECTS)('a full game over /ws on %s', (dialect) => {
       await clock.advance(1_000);
       await answer(i, q1.id, choices[i]);
     }
-    expect(await ended).toEqual({ type: 'question_end', questionId: q1.id, correctIndex: 1 });
+    expect(await ended).toEqual({ type: 'question_end', questionId: q1.id, correctIndex: 1, distribution: [1, 3, 1, 0] });
     const firstBoard = await d.waitFor((m) => m.type === 'leaderboard_update');
     expect(board(firstBoard)).toEqual(['Player 1:95', 'Player 2:90', 'Player 4:80', 'Player 3:0', 'Player 5:0']);
     expect(await p[0].waitFor((m) => m.type === 'answer_result')).toEqual({
