@@ -70,7 +70,11 @@ export function enterItem(state: EngineState, index: number, nowMs: number, out:
   broadcastState(next, nowMs, out);
   // Live Controls and displays start the new question's count at 0 of everyone connected.
   const progress = progressMessage(next);
-  if (progress) out.push({ kind: 'broadcast', to: 'screens', message: progress });
+  if (progress && next.phase.kind === 'question' && item.itemType === 'question') {
+    out.push({ kind: 'broadcast', to: 'screens', message: progress });
+    // After the broadcasts: the room writes it with the step's commit, once everyone has the question.
+    out.push({ kind: 'saveAsking', sessionId: state.program.sessionId, asking: next.phase.asking, questionId: item.question.id, atMs: nowMs });
+  }
   return next;
 }
 

@@ -162,6 +162,8 @@ export type Effect =
   /** To the one connection that caused an event (errors). */
   | { kind: 'reply'; connectionId: string; message: ServerMessage }
   | { kind: 'saveAnswer'; sessionId: string; playerId: string; asking: number; answer: AnswerRecord }
+  /** A question went out (the results' "times asked"): stored with the step's commit. */
+  | { kind: 'saveAsking'; sessionId: string; asking: number; questionId: string; atMs: number }
   /** Absolute totals (idempotent), written when a question closes. */
   | { kind: 'saveScores'; sessionId: string; scores: ScoreWrite[] }
   /** live null: nothing to resume (the session stopped). */

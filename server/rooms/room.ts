@@ -293,6 +293,7 @@ export class Room {
         case 'saveAnswer':
           this.answers.add({ sessionId: effect.sessionId, playerId: effect.playerId, asking: effect.asking, answer: effect.answer });
           break;
+        case 'saveAsking': // written with the step's commit: a question start always changes the snapshot
         case 'saveScores':
         case 'persist':
           if (!committed) {
@@ -311,6 +312,7 @@ export class Room {
     const write: CommitWrite = { sessionId: this.sessionId, scores: [], autoRotate };
     for (const effect of effects) {
       if (effect.kind === 'saveScores') write.scores.push(...effect.scores);
+      if (effect.kind === 'saveAsking') (write.askings ??= []).push({ asking: effect.asking, questionId: effect.questionId, askedAtMs: effect.atMs });
       if (effect.kind === 'persist') write.snapshot = { live: effect.live, currentQuestionIndex: effect.currentQuestionIndex };
     }
     await this.answers.flush();

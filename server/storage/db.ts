@@ -18,6 +18,7 @@ import {
 import pg from 'pg';
 import * as initial from './migrations/001_initial.js';
 import * as media from './migrations/002_media.js';
+import * as results from './migrations/005_results.js';
 import * as importDraw from './migrations/007_import_draw.js';
 import type { Database } from './schema.js';
 
@@ -41,6 +42,7 @@ export interface OpenDatabaseOptions {
 const migrations: Record<string, Migration> = {
   '001_initial': initial,
   '002_media': media,
+  '005_results': results,
   '007_import_draw': importDraw,
 };
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -88,8 +88,12 @@ describe.each(DIALECTS)('a full game over /ws on %s', (dialect) => {
       isCorrect: true,
       pointsEarned: 95,
       newScore: 95,
+      rank: 1,
+      players: 5,
+      pointsToNextPlace: null,
     });
-    expect(await p[2].waitFor((m) => m.type === 'answer_result')).toMatchObject({ isCorrect: false, pointsEarned: 0, newScore: 0 });
+    // Two wrong answers share fourth place, 80 points behind the third.
+    expect(await p[2].waitFor((m) => m.type === 'answer_result')).toMatchObject({ isCorrect: false, pointsEarned: 0, newScore: 0, rank: 4, players: 5, pointsToNextPlace: 80 });
     await p[0].waitFor((m) => m.type === 'leaderboard_update');
     expect(collapseTicks(p[0].types())).toEqual([
       'state:waiting', 'state:question', 'timer_tick', 'answer_accepted', 'timer_tick×4', 'answer_result', 'question_end', 'leaderboard_update',
@@ -176,8 +180,16 @@ describe.each(DIALECTS)('a full game over /ws on %s', (dialect) => {
     const stored = await server.server.deps.store.scores.listScores(game.sessionId);
     expect(stored.map((s) => `${s.name}:${s.pointsTotal}`)).toEqual(['Player 2:275', 'Player 1:195', 'Player 3:85', 'Player 4:80', 'Player 5:0']);
 
+    // The display counted answers in (its own messages, checked here; phones never get them).
+    const firstEnd = d.messages.findIndex((m) => m.type === 'question_end');
+    const counts = d.messages.slice(0, firstEnd).filter((m) => m.type === 'answer_progress');
+    expect(counts[0]).toEqual({ type: 'answer_progress', questionId: q1.id, answered: 0, players: 5 });
+    expect(counts.at(-1)).toEqual({ type: 'answer_progress', questionId: q1.id, answered: 5, players: 5 });
+    expect(counts.map((m) => m.answered)).toEqual([...counts.map((m) => m.answered)].sort((x, y) => x - y));
+    for (const phone of p) expect(phone.types()).not.toContain('answer_progress');
+
     // Every message arrived in order on the display.
-    expect(collapseTicks(d.types())).toEqual([
+    expect(collapseTicks(d.types().filter((t) => t !== 'answer_progress'))).toEqual([
       'state:waiting',
       'state:question', 'timer_tick×5', 'question_end', 'leaderboard_update', 'state:between', 'state:slide', 'state:hold',
       'state:question', 'error', 'timer_tick×9', 'question_end', 'leaderboard_update', 'state:between', 'state:media',
