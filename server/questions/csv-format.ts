@@ -6,6 +6,7 @@
  */
 import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
+import { FORMULA_START } from '../results/csv.js';
 import {
   CATEGORY_SEPARATOR,
   checkQuestion,
@@ -34,10 +35,9 @@ const REQUIRED: Column[] = ['text', 'choice_a', 'choice_b', 'choice_c', 'choice_
 const LETTERS = ['A', 'B', 'C', 'D'];
 const HEADER_LINE = QUESTION_CSV_COLUMNS.join(',');
 
-// A spreadsheet runs a cell starting with one of these as a formula. The export prefixes such
-// cells with ' (as DESIGN §10 does for results) and the import takes exactly that ' off again,
-// so the bank round-trips; a leading ' before anything else is the text's own and stays.
-const FORMULA_START = /^[=+\-@\t\r]/;
+// A spreadsheet runs a cell starting with one of these (FORMULA_START) as a formula. The export
+// prefixes such cells with ' (as DESIGN §10 does for results) and the import takes exactly that '
+// off again, so the bank round-trips; a leading ' before anything else is the text's own and stays.
 const ESCAPED_START = /^'[=+\-@\t\r']/;
 
 export function protectCell(value: string): string {
