@@ -36,8 +36,9 @@ describe('player game state (SPEC §4 Player game)', () => {
   it('result colours the pick and sets the score; the end gives the between text', () => {
     let s = run(server(mine()), { type: 'pick', index: 1 }, { type: 'sent' }, server({ type: 'answer_accepted', questionId: 'q1', selectedIndex: 1 }));
     expect(s.pending).toBeNull();
-    s = reducePlayer(s, server({ type: 'answer_result', playerId: 'p1', questionId: 'q1', isCorrect: true, pointsEarned: 8, newScore: 20, rank: 1, players: 1, pointsToNextPlace: null }));
+    s = reducePlayer(s, server({ type: 'answer_result', playerId: 'p1', questionId: 'q1', isCorrect: true, pointsEarned: 8, newScore: 20, rank: 14, players: 180, pointsToNextPlace: 3 }));
     expect(s.result).toEqual({ isCorrect: true, pointsEarned: 8 });
+    expect(s.place).toEqual({ rank: 14, players: 180, pointsToNextPlace: 3 });
     expect(s.score).toBe(20);
     s = reducePlayer(s, server({ type: 'question_end', questionId: 'q1', correctIndex: 1, distribution: [0, 0, 0, 0] }));
     expect(outcomeText(s.outcome)).toBe('Correct! +8 points');
