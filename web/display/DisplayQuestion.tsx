@@ -73,7 +73,7 @@ export function DisplayQuestion({ theme, question, correctIndex, answersIn, dist
                   aria-hidden
                   data-testid="display-split-bar"
                   className="absolute inset-y-0 left-0 transition-[width] duration-700"
-                  style={{ width: `${share}%`, backgroundColor: correct ? 'rgb(0 0 0 / 0.22)' : 'var(--mq-primary)', opacity: correct ? 1 : 0.35 }}
+                  style={{ width: `${share}%`, backgroundColor: correct ? 'rgb(0 0 0 / 0.22)' : 'var(--mq-primary)', opacity: correct ? 1 : 0.5 }}
                 />
               )}
               <span
