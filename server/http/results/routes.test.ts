@@ -225,6 +225,17 @@ describe.each(DIALECTS)('results and CSV exports on %s', (dialect) => {
     expect(rows.filter((r) => r[1] === newcomer.email).map((r) => [r[0], r[2], r[3]])).toEqual([['Jon', '', '']]);
   });
 
+  it('documents every results route in the OpenAPI', async () => {
+    const paths = (await api.get('/api/docs/json')).body.paths;
+    const results = paths['/api/admin/sessions/{id}/results'].get;
+    expect(results.tags).toEqual(['results']);
+    expect(Object.keys(results.responses['200'].content['application/json'].schema.properties)).toEqual(['session', 'leaderboard', 'questions']);
+    expect(paths['/api/admin/sessions/{id}/results/players/{playerId}'].get.responses['404']).toBeDefined();
+    expect(paths['/api/admin/sessions/{id}/results.csv'].get.description).toContain('rank,name,email,points,answered,correct');
+    expect(paths['/api/admin/sessions/{id}/answers.csv'].get.description).toContain('name,email,question,asking,choice,correct,points,answer_ms');
+    expect(paths['/api/admin/players.csv'].get.description).toContain('name,email,session,points,registered_at');
+  });
+
   it('streams 100,000 answers page by page, never more than one page read at a time', async () => {
     const PLAYERS = 1_000;
     const ASKINGS = 100;
