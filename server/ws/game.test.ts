@@ -187,6 +187,12 @@ describe.each(DIALECTS)('a full game over /ws on %s', (dialect) => {
     expect(counts.at(-1)).toEqual({ type: 'answer_progress', questionId: q1.id, answered: 5, players: 5 });
     expect(counts.map((m) => m.answered)).toEqual([...counts.map((m) => m.answered)].sort((x, y) => x - y));
     for (const phone of p) expect(phone.types()).not.toContain('answer_progress');
+    for (const phone of p) expect(phone.types()).not.toContain('presence');
+    // Admins get the same counts, and who is in the room: here the five phones and the display.
+    const adminFirstEnd = a.messages.findIndex((m) => m.type === 'question_end');
+    expect(a.messages.slice(0, adminFirstEnd).filter((m) => m.type === 'answer_progress').at(-1)).toMatchObject({ questionId: q1.id, answered: 5, players: 5 });
+    expect(a.messages.filter((m) => m.type === 'presence').at(-1)).toEqual({ type: 'presence', players: 5, displays: 1 });
+    expect(d.types()).not.toContain('presence');
 
     // Every message arrived in order on the display.
     expect(collapseTicks(d.types().filter((t) => t !== 'answer_progress'))).toEqual([
