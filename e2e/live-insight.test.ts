@@ -142,6 +142,15 @@ describe('live insight and results', () => {
     ]);
     await admin.keyboard.press('Escape');
 
+    // After the game: stopped, the results stay.
+    await card.getByRole('button', { name: 'Stop' }).click();
+    await card.getByTestId('status-badge').filter({ hasText: 'FINISHED' }).waitFor();
+    await card.getByRole('button', { name: 'Results' }).click();
+    await results.getByText('Everyone who answered, and how each question went.').waitFor();
+    await results.getByTestId('results-row').nth(2).waitFor();
+    expect(await results.getByTestId('results-row').count()).toBe(3);
+    await admin.keyboard.press('Escape');
+
     // All players from the Players tab.
     await openTab(admin, 'Players');
     const [players] = await Promise.all([admin.waitForEvent('download'), admin.getByTestId('download-players').click()]);

@@ -12,7 +12,8 @@ import { type Game, createGame, display, startGameServer } from './test-setup.js
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-async function until(condition: () => boolean, timeoutMs = 3_000): Promise<void> {
+// Generous: the buffer checks run on timers, which a machine shared by several test runs delays.
+async function until(condition: () => boolean, timeoutMs = 15_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!condition()) {
     if (Date.now() > deadline) throw new Error('condition not met in time');
