@@ -107,7 +107,7 @@ describe('live insight and results', () => {
     const results = dialog(admin, `Results: ${TITLE}`);
     const rows = results.getByTestId('results-row');
     await rows.nth(2).waitFor();
-    const board = await rows.evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent)));
+    const board = await rows.evaluateAll((trs) => trs.map((tr) => Array.from(tr.querySelectorAll('td'), (td) => td.textContent)));
     expect(board.map((r) => [r[0], r[1], r[4], r[5]])).toEqual([
       ['#1', 'Ana', '1', '1'],
       ['#2', 'Ben "Quick" Ng', '1', '1'],
