@@ -1,6 +1,5 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import SQLite from 'better-sqlite3';
 import {
   Kysely,
   Migrator,
@@ -21,6 +20,7 @@ import * as media from './migrations/002_media.js';
 import * as showtimes from './migrations/006_showtimes.js';
 import * as importDraw from './migrations/007_import_draw.js';
 import type { Database } from './schema.js';
+import { SQLite, type SQLiteDatabase, type SQLiteStatement } from './sqlite-driver.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -90,8 +90,8 @@ const MAX_CACHED_SQL_LENGTH = 4096;
  * be compiled again thousands of times in a show. Statements are kept by their SQL text, least
  * recently used dropped first. Safe to share: Kysely runs one query at a time on this connection.
  */
-function withStatementCache(sqlite: SQLite.Database): SqliteDatabase {
-  const statements = new Map<string, SQLite.Statement>();
+function withStatementCache(sqlite: SQLiteDatabase): SqliteDatabase {
+  const statements = new Map<string, SQLiteStatement>();
   return {
     close: () => sqlite.close(),
     prepare(sqlText: string) {
