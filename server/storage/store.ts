@@ -10,6 +10,7 @@ import { ResultsRepository } from './results.js';
 import { ScoreRepository } from './scores.js';
 import { SessionRepository } from './sessions.js';
 import { SettingsRepository } from './settings.js';
+import { ShowtimeRepository } from './showtimes.js';
 
 /** Every repository over one database connection. */
 export class Store {
@@ -24,6 +25,7 @@ export class Store {
   readonly scores: ScoreRepository;
   readonly sessions: SessionRepository;
   readonly settings: SettingsRepository;
+  readonly showtimes: ShowtimeRepository;
 
   constructor(readonly handle: DatabaseHandle) {
     const db = handle.db;
@@ -38,6 +40,7 @@ export class Store {
     this.scores = new ScoreRepository(db);
     this.sessions = new SessionRepository(db);
     this.settings = new SettingsRepository(db);
+    this.showtimes = new ShowtimeRepository(db);
   }
 
   get db() {
