@@ -16,7 +16,7 @@
  */
 import type { ScoreWrite } from '../engine/index.js';
 import type { RoomLog } from './broadcaster.js';
-import type { AnswerWrite, CommitBatch, SnapshotWrite } from './storage.js';
+import type { AnswerWrite, AskingWrite, CommitBatch, SnapshotWrite } from './storage.js';
 
 const RETRY_FIRST_MS = 50;
 const RETRY_MAX_MS = 2_000;
@@ -51,6 +51,7 @@ export async function retryWrite(op: () => Promise<void>, what: string, log: Roo
 /** What a room step adds to the batch beside answers (scores of a closed question, the snapshot). */
 export interface StepWrite {
   scores?: ScoreWrite[];
+  askings?: AskingWrite[];
   snapshot?: SnapshotWrite;
   autoRotate?: boolean;
 }
@@ -58,6 +59,7 @@ export interface StepWrite {
 interface Gathering {
   answers: AnswerWrite[];
   scores: Map<string, ScoreWrite>;
+  askings: AskingWrite[];
   snapshot: SnapshotWrite | undefined;
   autoRotate: boolean | undefined;
   /** Run in order once the batch is committed: the answers' confirmations. */
@@ -124,6 +126,7 @@ export class GroupCommit {
   commitNow(write: StepWrite): Promise<boolean> {
     const batch = this.gathering;
     for (const score of write.scores ?? []) batch.scores.set(score.playerId, score);
+    batch.askings.push(...(write.askings ?? []));
     if (write.snapshot) {
       batch.snapshot = write.snapshot;
       this.refresh = false; // a step's snapshot carries the current roster
@@ -147,7 +150,7 @@ export class GroupCommit {
   private fresh(): Gathering {
     let resolve!: (committed: boolean) => void;
     const done = new Promise<boolean>((r) => (resolve = r));
-    return { answers: [], scores: new Map(), snapshot: undefined, autoRotate: undefined, onCommitted: [], done, resolve };
+    return { answers: [], scores: new Map(), askings: [], snapshot: undefined, autoRotate: undefined, onCommitted: [], done, resolve };
   }
 
   private schedule(delayMs: number): void {
@@ -178,7 +181,7 @@ export class GroupCommit {
   }
 
   private isEmpty(batch: Gathering): boolean {
-    return batch.answers.length === 0 && batch.scores.size === 0 && !batch.snapshot && batch.autoRotate === undefined;
+    return batch.answers.length === 0 && batch.scores.size === 0 && batch.askings.length === 0 && !batch.snapshot && batch.autoRotate === undefined;
   }
 
   /** Writes batches one after another until nothing is gathered. */
@@ -199,6 +202,7 @@ export class GroupCommit {
           sessionId: this.options.sessionId,
           answers: batch.answers,
           scores: [...batch.scores.values()],
+          askings: batch.askings,
           snapshot: batch.snapshot,
           autoRotate: batch.autoRotate,
         };

@@ -22,6 +22,13 @@ export interface AnswerWrite {
   answer: AnswerRecord;
 }
 
+/** A question that went out: every asking is recorded, for the results. */
+export interface AskingWrite {
+  asking: number;
+  questionId: string;
+  askedAtMs: number;
+}
+
 /** The resume snapshot (null: nothing to resume) and the session's question position. */
 export interface SnapshotWrite {
   live: LiveSnapshot | null;
@@ -41,6 +48,8 @@ export interface CommitBatch {
   /** Absolute totals of the players who answered a question that just closed. */
   scores: ScoreWrite[];
   snapshot?: SnapshotWrite;
+  /** Questions that went out in this step (normally none or one). */
+  askings?: AskingWrite[];
   /** Set when Pause/Resume changed the flag, so the admin card shows it after a reload. */
   autoRotate?: boolean;
 }
