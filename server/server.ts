@@ -10,6 +10,8 @@ import type { App, AppDeps, RouteModule } from './http/context.js';
 import { JoinLinks } from './sessions/join-links.js';
 import { SessionLifecycle } from './sessions/lifecycle.js';
 import { startScheduler } from './sessions/scheduler.js';
+import { singleInstanceOwnership, type PreShowOwnership } from './showtimes/ownership.js';
+import { PreShowRunner } from './showtimes/runner.js';
 import { openStore, type Store } from './storage/store.js';
 import { ensureDemoContent, findDemoSession } from './demo/create-demo.js';
 import { Metrics } from './ops/metrics.js';
@@ -28,6 +30,8 @@ export interface RunningServer {
   demoSession: { id: string; title: string; createdNow: boolean } | undefined;
   /** The live game: rooms and the WebSocket at /ws. */
   realtime: Realtime;
+  /** Starts and stops each showtime's pre-show (DESIGN §13). */
+  preShows: PreShowRunner;
   close(): Promise<void>;
 }
 
@@ -41,6 +45,8 @@ export interface StartOptions {
   publicRoutes?: RouteModule[];
   /** The live game's clock and socket limits (tests drive games on a fake clock). */
   realtime?: RealtimeOptions;
+  /** The pre-show scheduler's clock, check interval and ownership (tests move the clock; cluster mode brings its lease). */
+  preShows?: { clock?: { now(): number }; intervalMs?: number; ownership?: PreShowOwnership };
   /** Called after the HTTP server listens. */
   onListening?: (server: RunningServer) => Promise<(() => Promise<void>) | void>;
 }
@@ -71,6 +77,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     mediaStore,
     metrics: new Metrics(),
     readiness,
+    clock: options.preShows?.clock ?? { now: () => Date.now() },
   };
   const app = await buildApp(deps, {
     webDir: options.webDir,
@@ -85,6 +92,14 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   // Rooms subscribe to the lifecycle before the scheduler can start anything.
   const realtime = await startRealtime({ httpServer: app.server, store, adminAuth, lifecycle, log: app.log, metrics: deps.metrics }, options.realtime);
   const stopScheduler = startScheduler(lifecycle, (err) => app.log.error({ err }, 'scheduled start failed'));
+  const preShows = new PreShowRunner({
+    store,
+    lifecycle,
+    clock: deps.clock,
+    log: app.log,
+    ownership: options.preShows?.ownership ?? singleInstanceOwnership(),
+  });
+  const stopPreShows = preShows.startTimer(options.preShows?.intervalMs);
 
   const running: RunningServer = {
     app,
@@ -93,11 +108,13 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     generatedAdminPassword,
     demoSession,
     realtime,
+    preShows,
     close: async () => {},
   };
   const closeExtra = options.onListening ? await options.onListening(running) : undefined;
   running.close = async () => {
     stopScheduler();
+    await stopPreShows();
     if (closeExtra) await closeExtra();
     await realtime.close();
     await app.close();

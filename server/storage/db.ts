@@ -18,6 +18,7 @@ import {
 import pg from 'pg';
 import * as initial from './migrations/001_initial.js';
 import * as media from './migrations/002_media.js';
+import * as showtimes from './migrations/006_showtimes.js';
 import * as importDraw from './migrations/007_import_draw.js';
 import type { Database } from './schema.js';
 
@@ -38,20 +39,23 @@ export interface OpenDatabaseOptions {
 }
 
 // Migrations live in code so the compiled server needs no files beside it.
-const migrations: Record<string, Migration> = {
+export const MIGRATIONS: Record<string, Migration> = {
   '001_initial': initial,
   '002_media': media,
+  '006_showtimes': showtimes,
   '007_import_draw': importDraw,
 };
-const provider: MigrationProvider = { getMigrations: async () => migrations };
-
-export async function openDatabase(options: OpenDatabaseOptions): Promise<DatabaseHandle> {
+/** Opens and migrates to the latest schema (`migrations`: tests pass an older release's set). */
+export async function openDatabase(options: OpenDatabaseOptions, migrations: Record<string, Migration> = MIGRATIONS): Promise<DatabaseHandle> {
+  const provider: MigrationProvider = { getMigrations: async () => migrations };
   const handle = options.databaseUrl ? openPostgres(options.databaseUrl, options.pgSchema) : openSqlite(options.dataDir);
   try {
     // On PostgreSQL the migration bookkeeping lives in our own schema: Kysely otherwise looks for its
     // tables across every schema and trips over another application's (or another test run's).
     const migrationTableSchema = handle.dialect === 'postgres' ? (options.pgSchema ?? 'public') : undefined;
-    const { error, results } = await new Migrator({ db: handle.db, provider, migrationTableSchema }).migrateToLatest();
+    // Numbers were reserved per feature and land in any order (007 shipped before 003–006), so a
+    // database may already hold a later one than a migration it lacks: run the missing ones.
+    const { error, results } = await new Migrator({ db: handle.db, provider, migrationTableSchema, allowUnorderedMigrations: true }).migrateToLatest();
     if (error) {
       const failed = results?.find((r) => r.status === 'Error')?.migrationName;
       throw new Error(`Database migration ${failed ?? ''} failed: ${(error as Error).message ?? error}`);
