@@ -139,6 +139,9 @@ describe.each(COMBINATIONS)('media library on %s with the %s store', (dialect, s
       ['DELETE', `/api/admin/sessions/${sessionId}/media/%00`],
       ['DELETE', `/api/admin/sessions/%00/media/${media.id}`],
       ['GET', '/media/%00'],
+      ['GET', '/api/media/s3/params?type=%00'],
+      ['GET', '/api/media/s3/params?filename=a%00.png&type=image%2Fpng'],
+      ['POST', '/api/media/s3/multipart', { filename: 'a.mp4', type: 'video/mp4\u0000' }],
     ];
     for (const [method, url, body] of calls) {
       const res = await client.call(method as 'GET', url, body);

@@ -52,12 +52,14 @@ const uploadId = z.string().min(1).max(1024);
 /** Uppy sends file metadata; `kind` picks the limit like the upload call's kind. */
 const metadata = z.record(z.string(), z.unknown()).optional();
 
+/** Stored with the upload: a NUL would reach PostgreSQL (which refuses it in text) as a 500. */
+const storedText = (max: number) => z.string().max(max).refine((v) => !v.includes('\0'), 'must not contain NUL characters');
 export const paramsQuery = z
-  .object({ filename: z.string().max(1000).optional(), type: z.string().max(200).optional(), 'metadata[kind]': z.string().max(20).optional() })
+  .object({ filename: storedText(1000).optional(), type: storedText(200).optional(), 'metadata[kind]': z.string().max(20).optional() })
   .loose();
 export const createMultipartBody = z.object({
-  filename: z.string().max(1000).optional(),
-  type: z.string().max(200).optional(),
+  filename: storedText(1000).optional(),
+  type: storedText(200).optional(),
   metadata,
 });
 export const keyQuery = z.object({ key });
