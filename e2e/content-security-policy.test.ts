@@ -1,7 +1,7 @@
 /**
  * The web app under its Content-Security-Policy (server/http/csp.ts): every screen — the admin
- * login and each dashboard tab with its dialogs and uploader, the big screen through a show with
- * media and themed images, a phone joining and answering — runs without the browser reporting a
+ * login and each dashboard tab with its dialogs and uploader, an auditorium's screen, the big
+ * screen through a show with media and themed images, a phone joining and answering — runs without the browser reporting a
  * single violation.
  */
 import type { BrowserContext, Page } from 'playwright-core';
@@ -100,6 +100,10 @@ describe('Content-Security-Policy', () => {
       return { context, page: await context.newPage() };
     });
     display.setDefaultTimeout(15_000);
+    // An auditorium's screen between shows, then the session's.
+    const auditorium = await h.api.request<{ id: string }>('POST', '/api/admin/auditoriums', { name: 'Screen 7' });
+    await display.goto(`/display/auditorium/${auditorium.id}`);
+    await display.getByTestId('auditorium-idle').waitFor();
     await display.goto(`/display/${id}`);
     await display.getByTestId('display-media').waitFor();
     const phone = await newScreen('phone', () => h.phone());

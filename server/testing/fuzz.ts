@@ -206,6 +206,15 @@ const PUBLIC_PATHS = /^\/(api\/admin\/log(in|out)|api\/public-url|api\/sessions\
 
 type Fault = 'auth' | 'path' | 'query' | 'body' | 'content-type' | 'framing' | 'method';
 
+function parses(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** The JSON type of a value, as a schema names it. */
 function jsonType(value: unknown): string {
   if (value === null) return 'null';
@@ -329,8 +338,9 @@ export function makeRequest(op: Operation, ids: IdPool, token: string, rng: Rng)
       } else if (roll === 5) {
         const malformed = rng.pick(MALFORMED_BODIES);
         body = typeof malformed === 'string' ? Buffer.from(malformed) : malformed;
-        faults.push('body malformed'); // a BOM or a bare {} may be read as an empty object
-        if (typeof malformed === 'string' && !malformed.includes('proto')) refusing = true;
+        // Only what is not JSON at all must be refused: deep nesting or a BOM before {} may be read.
+        if (typeof malformed === 'string' && !parses(malformed)) refuse('body malformed');
+        else faults.push('body odd JSON');
       } else if (roll === 6) {
         body = Buffer.alloc(0);
         refuse('body empty');
