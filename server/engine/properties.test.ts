@@ -422,13 +422,14 @@ function playShow(spec: Show): { crashes: number } {
 describe('engine properties (random shows on the fake clock)', () => {
   it('keeps every promise to players, and a resumed engine behaves like the one that crashed', () => {
     let crashes = 0;
+    const numRuns = Number(process.env.FC_RUNS ?? 400);
     fc.assert(
       fc.property(show, (spec) => {
         crashes += playShow(spec).crashes;
       }),
-      { numRuns: Number(process.env.FC_RUNS ?? 400) },
+      { numRuns },
     );
-    // The resume property was exercised, not vacuously true.
-    expect(crashes).toBeGreaterThan(100);
+    // The crash twins were exercised, not vacuously absent (about one show in four has one).
+    expect(crashes).toBeGreaterThan(numRuns / 10);
   }, 120_000);
 });
