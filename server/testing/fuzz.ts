@@ -548,6 +548,9 @@ function needsSocket(request: FuzzRequest, rng: Rng): boolean {
   const names = request.headers.map(([name]) => name.toLowerCase());
   if (new Set(names).size !== names.length || !names.includes('host')) return true;
   if (request.faults.some((f) => f.startsWith('framing') || f.startsWith('method'))) return true;
+  // inject parses the URL as a browser would and resolves dot segments ('/sessions/%2e%2e/questions/x'
+  // became '/questions/x'); a server gets them as sent.
+  if (/%2e|\.\./i.test(request.target)) return true;
   const headBytes = request.target.length + request.headers.reduce((n, [k, v]) => n + k.length + v.length + 4, 0);
   return headBytes > 4_000 || rng.chance(0.2);
 }
