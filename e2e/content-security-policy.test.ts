@@ -6,8 +6,10 @@
  */
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startS3TestServer, type S3TestServer } from '../server/media/testing/s3-server.js';
+import { tinyPng } from '../server/media/testing/fixtures.js';
 import { openDashboard } from './support/app.js';
-import { dialog, openTab } from './support/ui.js';
+import { dialog, expectToast, openTab } from './support/ui.js';
 import { joinThroughForm, startGameHarness, type GameHarness } from './game-support.js';
 
 let h: GameHarness;
@@ -125,4 +127,42 @@ describe('Content-Security-Policy', () => {
     expect(questionIds).toHaveLength(1);
     expect(violations).toEqual([]);
   }, 120_000);
+});
+
+describe('Content-Security-Policy with media on S3', () => {
+  let s3: S3TestServer;
+  let withS3: GameHarness;
+  beforeAll(async () => {
+    s3 = await startS3TestServer();
+    withS3 = await startGameHarness(s3.env);
+  }, 60_000);
+  afterAll(async () => {
+    await withS3?.close();
+    await s3?.close();
+  });
+
+  it('lets the uploader send the file to the bucket, and the library show it, without a violation', async () => {
+    const policy = (await fetch(`${withS3.server.baseUrl}/admin`)).headers.get('content-security-policy')!;
+    const bucket = new URL(s3.endpoint).origin;
+    expect(policy).toContain(`media-src 'self' blob: ${bucket}`);
+    expect(policy).toMatch(new RegExp(`connect-src 'self' ws://\\S+ wss://\\S+ ${bucket}(;|$)`));
+
+    const page = await newScreen('admin with S3', async () => {
+      const context = await withS3.browser.newContext({ baseURL: withS3.server.baseUrl, viewport: { width: 1280, height: 800 } });
+      return { context, page: await context.newPage() };
+    });
+    page.setDefaultTimeout(15_000);
+    await openDashboard(page, withS3.api);
+    await openTab(page, 'Media');
+    await page.getByRole('button', { name: 'Upload Media' }).click();
+    const upload = dialog(page, 'Upload Media');
+    const input = upload.getByRole('group', { name: 'Display Media (required)' }).locator('input[type=file]').first();
+    await input.setInputFiles({ name: 'poster.png', mimeType: 'image/png', buffer: tinyPng(64, 36) });
+    await expectToast(page, 'Display media uploaded');
+    await upload.getByRole('button', { name: 'Save Media' }).click();
+    await expectToast(page, 'Media created');
+    await page.getByTestId('media-card').first().locator('img').first().waitFor();
+    expect(s3.contents().keys.some((key) => key.startsWith('media/'))).toBe(true);
+    expect(violations).toEqual([]);
+  }, 90_000);
 });

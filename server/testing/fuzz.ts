@@ -333,8 +333,11 @@ export function makeRequest(op: Operation, ids: IdPool, token: string, rng: Rng)
         }
         body = Buffer.from(JSON.stringify(value));
       } else if (roll === 4 && op.body.type === 'object') {
-        body = Buffer.from(JSON.stringify(rng.pick(WEIRD_VALUES.filter((v) => jsonType(v) !== 'object'))));
-        refuse('body not an object');
+        const notObject = rng.pick(WEIRD_VALUES.filter((v) => jsonType(v) !== 'object'));
+        body = Buffer.from(JSON.stringify(notObject));
+        // null is how a client says "no body" to a route whose body is optional (POST /api/media/upload).
+        if (notObject === null) faults.push('body null');
+        else refuse('body not an object');
       } else if (roll === 5) {
         const malformed = rng.pick(MALFORMED_BODIES);
         body = typeof malformed === 'string' ? Buffer.from(malformed) : malformed;
