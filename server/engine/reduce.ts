@@ -9,7 +9,8 @@
 import { ERROR_CODES, type ErrorCode, errorMessage } from '../../protocol/index.js';
 import type { EngineEvent, EngineState, Effect, ReduceResult } from './types.js';
 import { playerConnected, playerDisconnected, submitAnswer } from './answers.js';
-import { type Out, broadcastState, enterItem, enterNextItem, nextWakeAt, runDueTimers, skipToNextItem } from './phases.js';
+import { type Out, broadcastState, enterItem, enterNextItem, runDueTimers, skipToNextItem, wakeAtOf } from './phases.js';
+import { insightChanged, sendDueInsight } from './insight.js';
 import { remapItemIndex } from './program.js';
 import { sameSnapshot, sameSnapshotInputs, toLiveSnapshot } from './snapshot.js';
 import { adminView, audienceView } from './views.js';
@@ -29,13 +30,17 @@ function handle(state: EngineState, event: EngineEvent, nowMs: number, out: Out)
     case 'stop':
       return stop(state, nowMs, out);
     case 'timer':
-      return state.status === 'live' ? runDueTimers(state, nowMs, out) : state;
+      return sendDueInsight(state.status === 'live' ? runDueTimers(state, nowMs, out) : state, nowMs, out);
     case 'player_connected':
-      return playerConnected(state, event.playerId, event.name);
+      return countsChanged(state, playerConnected(state, event.playerId, event.name), nowMs, out);
     case 'player_disconnected':
-      return playerDisconnected(state, event.playerId, nowMs, out);
+      return countsChanged(state, playerDisconnected(state, event.playerId, nowMs, out), nowMs, out);
+    case 'display_connected':
+      return insightChanged({ ...state, displays: state.displays + 1 }, nowMs, out);
+    case 'display_disconnected':
+      return insightChanged({ ...state, displays: Math.max(0, state.displays - 1) }, nowMs, out);
     case 'submit_answer':
-      return submitAnswer(state, event, nowMs, out);
+      return countsChanged(state, submitAnswer(state, event, nowMs, out), nowMs, out);
     case 'admin_next_question':
       if (!requireLive(state, event.connectionId, out)) return state;
       if (state.program.items.length === 0) {
@@ -52,6 +57,19 @@ function handle(state: EngineState, event: EngineEvent, nowMs: number, out: Out)
     case 'program_changed':
       return programChanged(state, event.program, nowMs, out);
   }
+}
+
+/**
+ * Phones in the game or answers in changed: admins and displays hear of it (throttled). A second
+ * tab of the same player, or a refused answer, changes no count and costs nothing.
+ */
+function countsChanged(before: EngineState, after: EngineState, nowMs: number, out: Out): EngineState {
+  if (after.connections.size === before.connections.size && answeredCount(after) === answeredCount(before)) return after;
+  return insightChanged(after, nowMs, out);
+}
+
+function answeredCount(state: EngineState): number {
+  return state.phase.kind === 'question' ? state.phase.answers.size : -1;
 }
 
 /**
@@ -121,12 +139,12 @@ function appendBookkeeping(before: EngineState, after: EngineState, out: Out): v
       });
     }
   }
-  const wakeBefore = before.status === 'live' ? nextWakeAt(before.phase) : null;
-  const wakeAfter = after.status === 'live' ? nextWakeAt(after.phase) : null;
+  const wakeBefore = wakeAtOf(before);
+  const wakeAfter = wakeAtOf(after);
   if (wakeBefore !== wakeAfter) out.push({ kind: 'wakeAt', atMs: wakeAfter });
 }
 
 /** For the runner: the wake-up a state needs (e.g. after resume); null when nothing is timed. */
 export function pendingWakeAt(state: EngineState): number | null {
-  return state.status === 'live' ? nextWakeAt(state.phase) : null;
+  return wakeAtOf(state);
 }

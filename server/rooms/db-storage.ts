@@ -116,6 +116,13 @@ export class DbRoomStorage implements RoomStorage {
         if (write.autoRotate !== undefined) update = update.set({ auto_rotate: write.autoRotate ? 1 : 0 });
         await update.execute();
       }
+      let askings = write.askings ?? [];
+      if (filter && askings.length > 0) {
+        const questions = await existingIds(trx, 'questions', askings.map((a) => a.questionId));
+        const sessions = await existingIds(trx, 'sessions', [sessionId]);
+        askings = askings.filter((a) => sessions.has(sessionId) && questions.has(a.questionId));
+      }
+      await this.store.scores.insertAskings(trx, sessionId, askings.map((a) => ({ asking: a.asking, questionId: a.questionId, askedAt: iso(a.askedAtMs) })));
       if (write.scores.length === 0) return;
       let kept = write.scores;
       if (filter) {

@@ -31,6 +31,8 @@ export interface CommitWrite {
   scores: ScoreWrite[];
   /** The resume snapshot (null: nothing to resume) and the session's question position. */
   snapshot?: { live: LiveSnapshot | null; currentQuestionIndex: number };
+  /** Questions that went out in this step (normally none or one). */
+  askings?: { asking: number; questionId: string; askedAtMs: number }[];
   /** Set when Pause/Resume changed the flag, so the admin card shows it after a reload. */
   autoRotate?: boolean;
 }

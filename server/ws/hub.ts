@@ -135,8 +135,8 @@ export class Hub implements Broadcaster {
     const group = this.sessions.get(sessionId);
     if (!group) return;
     const frame = encodeMessage(message);
-    if (target === 'all' || target === 'admins') for (const client of group.admins) send(client, frame);
-    if (target === 'all' || target === 'audience' || target === 'displays') for (const client of group.displays) send(client, frame);
+    if (target === 'all' || target === 'admins' || target === 'screens') for (const client of group.admins) send(client, frame);
+    if (target === 'all' || target === 'audience' || target === 'displays' || target === 'screens') for (const client of group.displays) send(client, frame);
     if (target === 'all' || target === 'audience' || target === 'players') for (const client of group.players) send(client, frame);
   }
 
