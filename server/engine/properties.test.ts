@@ -316,9 +316,17 @@ function essentials(state: EngineState): unknown {
   };
 }
 
-/** Effects as the outside world sees them, for comparing twins. */
+/** Throttled counts for admins and displays (insight.ts): their timing restarts with the process. */
+const INSIGHT = new Set(['answer_progress', 'presence']);
+
+/**
+ * Effects as the outside world sees them, for comparing twins: without the insight updates and
+ * the wake-ups, whose throttle a restarted process starts afresh (a wake-up for an update then
+ * comes sooner or later; the game's own deadlines are the same, as the messages show).
+ */
 function comparable(effects: Effect[]): unknown[] {
-  return JSON.parse(JSON.stringify(effects));
+  const game = effects.filter((e) => e.kind !== 'wakeAt' && !('message' in e && INSIGHT.has(e.message.type)));
+  return JSON.parse(JSON.stringify(game));
 }
 
 // ---------------------------------------------------------------------------------------------
