@@ -64,9 +64,9 @@ export async function runFuzz(options: FuzzRunOptions): Promise<FuzzRunReport> {
       }
       phone.close();
     }
-    if (watcher.messages.some((m) => m.type !== 'session_state')) {
-      failures.push({ request: 'websocket fuzz', problem: `the display saw ${watcher.messages.map((m) => m.type).join(', ')}` });
-    }
+    // Phones coming and going move the display's player count (answer_progress); nothing else may change.
+    const acted = watcher.messages.filter((m) => m.type !== 'session_state' && !(m.type === 'answer_progress' && m.answered === 0));
+    if (acted.length > 0) failures.push({ request: 'websocket fuzz', problem: `the display saw ${JSON.stringify(acted).slice(0, 300)}` });
     watcher.close();
 
     const document = (await api.get('/api/docs/json')).body;
