@@ -16,6 +16,7 @@ import { Metrics } from './ops/metrics.js';
 import { databaseProbe, mediaProbe, redisProbe } from './ops/probes.js';
 import { READINESS_TIMEOUT_MS, Readiness } from './ops/readiness.js';
 import { startRealtime, type Realtime, type RealtimeOptions } from './ws/realtime.js';
+import type { ClusterOptions } from './cluster/node.js';
 
 export interface RunningServer {
   app: App;
@@ -41,6 +42,8 @@ export interface StartOptions {
   publicRoutes?: RouteModule[];
   /** The live game's clock and socket limits (tests drive games on a fake clock). */
   realtime?: RealtimeOptions;
+  /** Multi-instance tuning (tests: their own key prefix, short leases); used when REDIS_URL is set. */
+  cluster?: Omit<ClusterOptions, 'redisUrl'>;
   /** Called after the HTTP server listens. */
   onListening?: (server: RunningServer) => Promise<(() => Promise<void>) | void>;
 }
@@ -83,7 +86,11 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   // Rooms subscribe to the lifecycle before the scheduler can start anything.
-  const realtime = await startRealtime({ httpServer: app.server, store, adminAuth, lifecycle, log: app.log, metrics: deps.metrics }, options.realtime);
+  const cluster = config.redisUrl ? { redisUrl: config.redisUrl, instanceId: config.instanceId, ...options.cluster } : undefined;
+  const realtime = await startRealtime(
+    { httpServer: app.server, store, adminAuth, lifecycle, log: app.log, metrics: deps.metrics, cluster },
+    options.realtime,
+  );
   const stopScheduler = startScheduler(lifecycle, (err) => app.log.error({ err }, 'scheduled start failed'));
 
   const running: RunningServer = {

@@ -34,8 +34,17 @@ async function existingIds(trx: Transaction<Database>, table: 'players' | 'quest
   return new Set(rows.map((r) => r.id));
 }
 
+/**
+ * A check run first in every game write transaction; it throws FencedError when this process may
+ * no longer write the session (multi-instance mode: server/cluster/fence.ts).
+ */
+export type WriteFence = (trx: Transaction<Database>, sessionId: string) => Promise<void>;
+
 export class DbRoomStorage implements RoomStorage {
-  constructor(private readonly store: Store) {}
+  constructor(
+    private readonly store: Store,
+    private readonly fence?: WriteFence,
+  ) {}
 
   async listLiveSessionIds(): Promise<string[]> {
     return (await this.store.sessions.listByStatus('live')).map((s) => s.id);
@@ -77,6 +86,7 @@ export class DbRoomStorage implements RoomStorage {
 
   private async insertAnswers(answers: AnswerWrite[], filter: boolean): Promise<void> {
     await this.store.db.transaction().execute(async (trx) => {
+      if (this.fence) for (const sessionId of new Set(answers.map((a) => a.sessionId))) await this.fence(trx, sessionId);
       let kept = answers;
       if (filter) {
         const sessions = await existingIds(trx, 'sessions', answers.map((a) => a.sessionId));
@@ -102,6 +112,7 @@ export class DbRoomStorage implements RoomStorage {
   private async commitOnce(write: CommitWrite, filter: boolean): Promise<void> {
     await this.store.db.transaction().execute(async (trx) => {
       const { sessionId, snapshot } = write;
+      await this.fence?.(trx, sessionId);
       if (snapshot || write.autoRotate !== undefined) {
         let update = trx.updateTable('sessions').where('id', '=', sessionId);
         if (snapshot) {

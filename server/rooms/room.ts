@@ -106,6 +106,12 @@ export class Room {
     return result;
   }
 
+  /** Resolves once everything queued so far has run and its answers are stored. */
+  async settled(): Promise<void> {
+    await this.whenIdle();
+    await this.answers.flush();
+  }
+
   /** Resolves when every task queued so far (and any queued meanwhile) has run. */
   async whenIdle(): Promise<void> {
     for (;;) {
@@ -123,9 +129,11 @@ export class Room {
   // -------------------------------------------------------------------------------------------
   // Inputs
 
-  /** An engine event from a socket or the timer, stamped now (its arrival time). */
-  dispatch(event: EngineEvent): void {
-    const arrivedAtMs = this.deps.clock.now();
+  /**
+   * An engine event from a socket or the timer, stamped with its arrival time: now, or when it
+   * entered the cluster's queue (multi-instance mode, docs/REALTIME.md).
+   */
+  dispatch(event: EngineEvent, arrivedAtMs = this.deps.clock.now()): void {
     this.run(() => this.apply(event, arrivedAtMs)).catch((err) => {
       if (!(err instanceof RoomClosedError)) this.deps.log.error({ err, sessionId: this.sessionId, event: event.type }, 'room event failed');
     });

@@ -33,6 +33,16 @@ export interface CommitWrite {
   autoRotate?: boolean;
 }
 
+/**
+ * Thrown by a write that this instance may no longer make: in multi-instance mode another
+ * instance owns the session now (server/cluster/fence.ts). Never retried.
+ */
+export class FencedError extends Error {
+  constructor(sessionId: string) {
+    super(`This instance no longer owns session ${sessionId}; the write was refused`);
+  }
+}
+
 export interface RoomStorage {
   listLiveSessionIds(): Promise<string[]>;
   loadSession(sessionId: string): Promise<RoomSession | undefined>;

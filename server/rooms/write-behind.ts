@@ -7,7 +7,7 @@
  * logged and retried with backoff, in order, so nothing is lost while the database hiccups.
  */
 import type { RoomLog } from './broadcaster.js';
-import type { AnswerWrite } from './storage.js';
+import { type AnswerWrite, FencedError } from './storage.js';
 
 const RETRY_FIRST_MS = 50;
 const RETRY_MAX_MS = 2_000;
@@ -27,6 +27,11 @@ export async function retryWrite(op: () => Promise<void>, what: string, log: Roo
       if (attempt > 1) log.info({ attempt }, `${what}: stored after retrying`);
       return true;
     } catch (err) {
+      // Another instance owns the game now: retrying can never succeed, and must not.
+      if (err instanceof FencedError) {
+        log.warn({ err }, `${what}: refused, this instance lost the session`);
+        return false;
+      }
       if (closing() && attempt >= ATTEMPTS_WHEN_CLOSING) {
         log.error({ err, attempt }, `${what}: failed, giving up while shutting down`);
         return false;
