@@ -23,6 +23,8 @@ const envSchema = z.object({
   HOST: z.string().min(1).default('0.0.0.0'),
   DATA_DIR: z.string().min(1).default('./data'),
   DATABASE_URL: urlWithProtocols(['postgres:', 'postgresql:']).optional(),
+  // Interpolated into the connection's search_path: a plain identifier only.
+  DATABASE_SCHEMA: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,62}$/, 'must be a plain schema name (letters, digits, _)').optional(),
   REDIS_URL: urlWithProtocols(['redis:', 'rediss:']).optional(),
   ADMIN_USERNAME: z.string().trim().min(1).max(100).default('admin'),
   ADMIN_PASSWORD: z.string().min(8, 'must be at least 8 characters').optional(),
@@ -43,6 +45,8 @@ const envSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   // Multi-instance mode (DESIGN §9): a name for this instance in logs and Redis; random when unset.
   INSTANCE_ID: z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/, 'must be 1-64 letters, digits, dots, dashes or underscores').optional(),
+  // Prefix of Marquee's Redis keys and channels: several deployments can share one Redis.
+  REDIS_KEY_PREFIX: z.string().regex(/^[A-Za-z0-9_.:-]{1,64}$/, 'must be 1-64 letters, digits or . _ : -').default('marquee'),
 });
 
 export interface Config {
@@ -50,6 +54,8 @@ export interface Config {
   host: string;
   dataDir: string;
   databaseUrl: string | undefined;
+  /** PostgreSQL schema to work in (default: the connection's, normally public). */
+  databaseSchema: string | undefined;
   redisUrl: string | undefined;
   adminUsername: string;
   adminPassword: string | undefined;
@@ -73,6 +79,7 @@ export interface Config {
   logLevel: string;
   /** Multi-instance mode: this instance's name (REDIS_URL set). */
   instanceId: string | undefined;
+  redisKeyPrefix: string;
 }
 
 export class ConfigError extends Error {}
@@ -99,6 +106,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     host: e.HOST,
     dataDir: path.resolve(e.DATA_DIR),
     databaseUrl: e.DATABASE_URL,
+    databaseSchema: e.DATABASE_SCHEMA,
     redisUrl: e.REDIS_URL,
     adminUsername: e.ADMIN_USERNAME,
     adminPassword: e.ADMIN_PASSWORD,
@@ -120,5 +128,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     metricsToken: e.METRICS_TOKEN,
     logLevel: e.LOG_LEVEL,
     instanceId: e.INSTANCE_ID,
+    redisKeyPrefix: e.REDIS_KEY_PREFIX,
   };
 }

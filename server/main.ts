@@ -53,16 +53,27 @@ async function main(): Promise<void> {
   log.info(config.databaseUrl ? 'Storage: PostgreSQL' : `Storage: SQLite in ${config.dataDir}`);
   if (server.realtime.cluster) log.info(`Multi-instance mode: this is instance ${server.realtime.cluster.instanceId}`);
 
+  // Graceful shutdown (DESIGN §8): refuse new sockets, let each room finish its current step,
+  // commit what is gathered with the snapshot and roster, close sockets with 1001, then exit;
+  // the next start resumes the game. A second signal exits at once.
   let closing = false;
-  const shutdown = async (signal: string) => {
-    if (closing) return;
+  const shutdown = (signal: NodeJS.Signals) => {
+    if (closing) {
+      log.warn(`${signal} received again: exiting now`);
+      process.exit(128 + (signal === 'SIGINT' ? 2 : 15));
+    }
     closing = true;
     log.info(`${signal} received, shutting down`);
-    await server.close();
-    process.exit(0);
+    server.close().then(
+      () => process.exit(0),
+      (err: unknown) => {
+        log.error({ err }, 'shutting down failed');
+        process.exit(1);
+      },
+    );
   };
-  process.on('SIGINT', () => void shutdown('SIGINT'));
-  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', shutdown);
+  process.on('SIGTERM', shutdown);
 }
 
 main().catch((err) => {

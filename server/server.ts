@@ -35,7 +35,7 @@ export interface RunningServer {
 export interface StartOptions {
   webDir?: string;
   logger?: FastifyServerOptions['logger'];
-  /** PostgreSQL schema (tests). */
+  /** PostgreSQL schema (tests); overrides DATABASE_SCHEMA. */
   pgSchema?: string;
   /** Extra modules (media, WebSocket) wired by later parts. */
   adminRoutes?: RouteModule[];
@@ -50,7 +50,7 @@ export interface StartOptions {
 
 /** Builds every part from the configuration and starts listening. main.ts and the tests share it. */
 export async function startServer(config: Config, options: StartOptions = {}): Promise<RunningServer> {
-  const store: Store = await openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, pgSchema: options.pgSchema });
+  const store: Store = await openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, pgSchema: options.pgSchema ?? config.databaseSchema });
   const secret = config.secret ?? (await store.settings.getOrCreate('secret', () => randomBytes(32).toString('base64url')));
   const adminAuth = new AdminAuth(store);
   const generatedAdminPassword = await adminAuth.bootstrap(config.adminUsername, config.adminPassword);
@@ -86,7 +86,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   // Rooms subscribe to the lifecycle before the scheduler can start anything.
-  const cluster = config.redisUrl ? { redisUrl: config.redisUrl, instanceId: config.instanceId, ...options.cluster } : undefined;
+  const cluster = config.redisUrl ? { redisUrl: config.redisUrl, instanceId: config.instanceId, keyPrefix: config.redisKeyPrefix, ...options.cluster } : undefined;
   const realtime = await startRealtime(
     { httpServer: app.server, store, adminAuth, lifecycle, log: app.log, metrics: deps.metrics, cluster },
     options.realtime,

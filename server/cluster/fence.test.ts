@@ -49,25 +49,23 @@ describe.each(DIALECTS)('owner epoch fencing on %s', (dialect) => {
     a.epochs.set(sessionId, (await takeEpoch(store.db, sessionId))!);
     const answer = { sessionId, playerId, asking: 1, answer: { questionId, selectedIndex: 1, isCorrect: true, pointsEarned: 90, elapsedMs: 2000, answeredAtMs: T0 + 2000 } };
 
-    await a.storage.commit({ sessionId, scores: [], snapshot: { live: snapshot(1), currentQuestionIndex: 0 } });
+    await a.storage.commit({ sessionId, answers: [], scores: [], snapshot: { live: snapshot(1), currentQuestionIndex: 0 } });
     expect((await a.storage.loadSession(sessionId))!.live).toEqual(snapshot(1));
 
     // B takes the session over (A was paused): A's epoch is stale from now on.
     b.epochs.set(sessionId, (await takeEpoch(store.db, sessionId))!);
     expect(b.epochs.get(sessionId)).toBe(a.epochs.get(sessionId)! + 1);
 
-    await expect(a.storage.saveAnswers([answer])).rejects.toBeInstanceOf(FencedError);
-    await expect(
-      a.storage.commit({ sessionId, scores: [{ playerId, pointsTotal: 90, reachedAtMs: T0 }], snapshot: { live: snapshot(2), currentQuestionIndex: 1 } }),
-    ).rejects.toBeInstanceOf(FencedError);
+    const step = { sessionId, scores: [{ playerId, pointsTotal: 90, reachedAtMs: T0 }], snapshot: { live: snapshot(2), currentQuestionIndex: 1 } };
+    await expect(a.storage.commit({ ...step, answers: [answer] })).rejects.toBeInstanceOf(FencedError);
+    await expect(a.storage.commit({ sessionId, answers: [answer], scores: [] })).rejects.toBeInstanceOf(FencedError);
     expect(a.fenced).toEqual([sessionId, sessionId]);
     expect(await a.storage.loadAnswers(sessionId, 1)).toEqual([]);
     expect(await a.storage.loadScores(sessionId)).toEqual([]);
     expect((await a.storage.loadSession(sessionId))!.live).toEqual(snapshot(1));
 
     // The new owner writes as usual.
-    await b.storage.saveAnswers([answer]);
-    await b.storage.commit({ sessionId, scores: [{ playerId, pointsTotal: 90, reachedAtMs: T0 }], snapshot: { live: snapshot(2), currentQuestionIndex: 1 } });
+    await b.storage.commit({ ...step, answers: [answer] });
     expect(await b.storage.loadAnswers(sessionId, 1)).toHaveLength(1);
     expect(await b.storage.loadScores(sessionId)).toMatchObject([{ playerId, pointsTotal: 90 }]);
     expect(b.fenced).toEqual([]);
@@ -76,7 +74,7 @@ describe.each(DIALECTS)('owner epoch fencing on %s', (dialect) => {
   it('an instance that never took the session cannot write it; a vanished session has no epoch', async () => {
     const { sessionId } = await liveGame();
     const stranger = instance();
-    await expect(stranger.storage.commit({ sessionId, scores: [], snapshot: { live: snapshot(1), currentQuestionIndex: 0 } })).rejects.toBeInstanceOf(FencedError);
+    await expect(stranger.storage.commit({ sessionId, answers: [], scores: [], snapshot: { live: snapshot(1), currentQuestionIndex: 0 } })).rejects.toBeInstanceOf(FencedError);
     expect(await takeEpoch(store.db, 'no-such-session')).toBeUndefined();
   });
 

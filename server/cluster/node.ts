@@ -40,7 +40,7 @@ export interface ClusterNodeDeps {
   hub: Hub;
   clock: Clock;
   log: RoomLog;
-  answerFlushMs?: number;
+  commitWindowMs?: number;
   /** Wraps the storage and broadcaster of owned rooms (metrics). */
   wrapStorage?: (storage: RoomStorage) => RoomStorage;
   wrapBroadcaster?: (broadcaster: Broadcaster) => Broadcaster;
@@ -110,7 +110,7 @@ export async function startClusterNode(options: ClusterOptions, deps: ClusterNod
     broadcaster,
     clock: deps.clock,
     log: deps.log,
-    answerFlushMs: deps.answerFlushMs,
+    commitWindowMs: deps.commitWindowMs,
     resumeLive: false,
   });
   await rooms.start();

@@ -1,12 +1,15 @@
 /**
  * Answers and presence. An answer is checked, scored on arrival (the server's arrival time is
- * what counts), stored at once so a restart cannot lose it, and applied to the totals when the
- * question closes. A question closes early once every connected player has answered.
+ * what counts), confirmed to the phone only once the runner has committed it (a restart cannot
+ * lose a confirmed answer), and applied to the totals when the
+ * question closes. A question closes early once every player who counts as present (presence.ts)
+ * has answered.
  */
 import { ERROR_CODES, type ErrorCode, errorMessage } from '../../protocol/index.js';
 import type { AnswerRecord, EngineEvent, EngineState } from './types.js';
 import { closeQuestion, type Out } from './phases.js';
 import { pointsForCorrectAnswer } from './scoring.js';
+import { everyoneAnswered, presenceConnected, presenceDisconnected } from './presence.js';
 import { shownQuestion } from './views.js';
 
 type SubmitAnswer = Extract<EngineEvent, { type: 'submit_answer' }>;
@@ -59,35 +62,19 @@ export function submitAnswer(state: EngineState, event: SubmitAnswer, nowMs: num
   out.push({ kind: 'send', playerId, message: { type: 'answer_accepted', questionId, selectedIndex } });
 
   const next: EngineState = { ...state, phase: { ...phase, answers: phase.answers.set(playerId, answer) } };
-  return everyoneAnswered(next) ? closeQuestion(next, nowMs, out) : next;
-}
-
-/**
- * True when at least one player is connected and every connected player has answered the open
- * question. With nobody connected the question runs its full time.
- */
-export function everyoneAnswered(state: EngineState): boolean {
-  const { phase, connections } = state;
-  if (phase.kind !== 'question' || connections.size === 0) return false;
-  // Cheap necessary condition first, so a burst of answers does not scan every player each time.
-  if (phase.answers.size < connections.size) return false;
-  for (const playerId of connections.keys()) if (!phase.answers.has(playerId)) return false;
-  return true;
+  return everyoneAnswered(next, nowMs) ? closeQuestion(next, nowMs, out) : next;
 }
 
 export function playerConnected(state: EngineState, playerId: string, name: string): EngineState {
-  const count = state.connections.get(playerId) ?? 0;
   const names = state.names.get(playerId) === name ? state.names : state.names.set(playerId, name);
-  // No early-end check here: after a restart, players who had answered reconnect first, and
-  // the question must not close before the others are back.
-  return { ...state, connections: state.connections.set(playerId, count + 1), names };
+  // No early-end check here: a player coming back only ever adds someone who may still answer.
+  return { ...state, presence: presenceConnected(state.presence, playerId), names };
 }
 
 export function playerDisconnected(state: EngineState, playerId: string, nowMs: number, out: Out): EngineState {
-  const count = state.connections.get(playerId);
-  if (count === undefined) return state;
-  const connections = count > 1 ? state.connections.set(playerId, count - 1) : state.connections.delete(playerId);
-  const next: EngineState = { ...state, connections };
-  // The last player still thinking may have left: the others need not wait for them.
-  return everyoneAnswered(next) ? closeQuestion(next, nowMs, out) : next;
+  const presence = presenceDisconnected(state.presence, playerId, nowMs);
+  if (!presence) return state;
+  const next: EngineState = { ...state, presence };
+  // A drop still counts for DROP_GRACE_MS: the check that may end the question comes with the wake-up then.
+  return everyoneAnswered(next, nowMs) ? closeQuestion(next, nowMs, out) : next;
 }

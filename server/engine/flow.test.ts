@@ -223,10 +223,12 @@ describe('persistence and stopping', () => {
           asking: 1,
           autoRotate: true,
           mediaItemCount: null,
+          roster: [],
         },
       },
     ]);
-    // Ticks and answers do not rewrite the snapshot (answers are stored on their own).
+    // Ticks, answers and connects do not rewrite the snapshot (answers are stored on their own,
+    // the runner refreshes the roster lazily).
     game.connect('ann');
     game.connect('bob');
     const quiet = [...game.advance(3_000), ...game.answer('ann', 'q1', 1)];

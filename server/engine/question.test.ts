@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ERROR_CODES } from '../../protocol/index.js';
 import { FakeRunner, T0, effectsOf, makeProgram, makeQuestion, messagesOf } from './testkit.js';
+import { DROP_GRACE_MS } from './presence.js';
 import { REVEAL_MS } from './timing.js';
 
 /** One 20-second, 100-point question (correct choice 1), auto-play on. */
@@ -113,12 +114,17 @@ describe('a question', () => {
     expect(game.wakeAtMs).toBe(T0 + 4_000 + REVEAL_MS);
   });
 
-  it('ends early when the last player who had not answered disconnects', () => {
+  it('ends early 5 s after the last player who had not answered dropped, not at once', () => {
     const game = startQuiz();
     game.answer('ann', 'q1', 1);
     game.advance(2_000);
     game.dispatch({ type: 'player_disconnected', playerId: 'bob' });
+    expect(game.phase).toBe('question');
+    game.advance(DROP_GRACE_MS - 1);
+    expect(game.phase).toBe('question');
+    game.advance(1);
     expect(game.phase).toBe('reveal');
+    expect(game.messages('question_end').map((m) => m.atMs)).toEqual([T0 + 2_000 + DROP_GRACE_MS]);
   });
 
   it('counts a player with two sockets as connected until both close', () => {
@@ -126,8 +132,10 @@ describe('a question', () => {
     game.connect('bob', 'Bob');
     game.answer('ann', 'q1', 1);
     game.dispatch({ type: 'player_disconnected', playerId: 'bob' });
+    game.advance(DROP_GRACE_MS);
     expect(game.phase).toBe('question');
     game.dispatch({ type: 'player_disconnected', playerId: 'bob' });
+    game.advance(DROP_GRACE_MS);
     expect(game.phase).toBe('reveal');
   });
 

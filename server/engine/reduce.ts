@@ -9,7 +9,8 @@
 import { ERROR_CODES, type ErrorCode, errorMessage } from '../../protocol/index.js';
 import type { EngineEvent, EngineState, Effect, ReduceResult } from './types.js';
 import { playerConnected, playerDisconnected, submitAnswer } from './answers.js';
-import { type Out, broadcastState, enterItem, enterNextItem, nextWakeAt, runDueTimers, skipToNextItem } from './phases.js';
+import { everyoneAnswered, expirePresence, presenceWakeAt } from './presence.js';
+import { type Out, broadcastState, closeQuestion, enterItem, enterNextItem, nextWakeAt, runDueTimers, skipToNextItem } from './phases.js';
 import { remapItemIndex } from './program.js';
 import { sameSnapshot, sameSnapshotInputs, toLiveSnapshot } from './snapshot.js';
 import { adminView, audienceView } from './views.js';
@@ -29,7 +30,7 @@ function handle(state: EngineState, event: EngineEvent, nowMs: number, out: Out)
     case 'stop':
       return stop(state, nowMs, out);
     case 'timer':
-      return state.status === 'live' ? runDueTimers(state, nowMs, out) : state;
+      return state.status === 'live' ? settlePresence(runDueTimers(state, nowMs, out), nowMs, out) : state;
     case 'player_connected':
       return playerConnected(state, event.playerId, event.name);
     case 'player_disconnected':
@@ -106,6 +107,25 @@ function replyError(out: Out, connectionId: string | undefined, code: ErrorCode,
   if (connectionId !== undefined) out.push({ kind: 'reply', connectionId, message: errorMessage(code, text) });
 }
 
+/**
+ * Absent players whose drop or resume grace ran out stop counting: the open question may now be
+ * answered by everyone still present.
+ */
+function settlePresence(state: EngineState, nowMs: number, out: Out): EngineState {
+  const presence = expirePresence(state.presence, nowMs);
+  const next = presence === state.presence ? state : { ...state, presence };
+  return everyoneAnswered(next, nowMs) ? closeQuestion(next, nowMs, out) : next;
+}
+
+/** The one wake-up a state needs: its phase's next timer, or sooner when an absent player stops counting. */
+function wakeAtOf(state: EngineState): number | null {
+  if (state.status !== 'live') return null;
+  const phaseWake = nextWakeAt(state.phase);
+  const presenceWake = presenceWakeAt(state);
+  if (presenceWake === null) return phaseWake;
+  return phaseWake === null ? presenceWake : Math.min(phaseWake, presenceWake);
+}
+
 /** Adds `persist` when the resume snapshot changed and `wakeAt` when the pending timer moved. */
 function appendBookkeeping(before: EngineState, after: EngineState, out: Out): void {
   if (before === after) return;
@@ -121,12 +141,12 @@ function appendBookkeeping(before: EngineState, after: EngineState, out: Out): v
       });
     }
   }
-  const wakeBefore = before.status === 'live' ? nextWakeAt(before.phase) : null;
-  const wakeAfter = after.status === 'live' ? nextWakeAt(after.phase) : null;
+  const wakeBefore = wakeAtOf(before);
+  const wakeAfter = wakeAtOf(after);
   if (wakeBefore !== wakeAfter) out.push({ kind: 'wakeAt', atMs: wakeAfter });
 }
 
 /** For the runner: the wake-up a state needs (e.g. after resume); null when nothing is timed. */
 export function pendingWakeAt(state: EngineState): number | null {
-  return state.status === 'live' ? nextWakeAt(state.phase) : null;
+  return wakeAtOf(state);
 }

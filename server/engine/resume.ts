@@ -8,6 +8,7 @@ import { z } from 'zod';
 import type { SessionStatus } from '../../protocol/index.js';
 import type { AnswerRecord, Effect, EngineState, LiveSnapshot, Phase, Program, ReduceResult, ScoreRecord } from './types.js';
 import { PMap } from './pmap.js';
+import { emptyPresence, resumedPresence } from './presence.js';
 import { enterItem } from './phases.js';
 import { reduce, pendingWakeAt } from './reduce.js';
 import { rankEveryone, topOf } from './standings.js';
@@ -49,7 +50,7 @@ export function createEngineState(input: CreateEngineInput): EngineState {
     phase: input.status === 'finished' ? { kind: 'finished' } : { kind: 'waiting' },
     asking: 0,
     scores,
-    connections: PMap.empty(),
+    presence: emptyPresence(),
     names: PMap.from(input.scores.map((s) => [s.playerId, s.name])),
     standings,
     leaderboard: topOf(standings, scores),
@@ -68,6 +69,7 @@ const liveSnapshotSchema = z.object({
   asking: z.number().int().min(0),
   autoRotate: z.boolean(),
   mediaItemCount: z.number().int().nullable(),
+  roster: z.array(z.string()).optional(),
 });
 
 /** Reads a stored snapshot (already JSON-parsed); null when absent or not understood. */
@@ -89,7 +91,8 @@ export interface ResumeInput {
 
 /**
  * Rebuilds a live session. Nobody is connected yet (sockets reconnect and are announced with
- * `player_connected`), so a resumed question cannot end early before players are back.
+ * `player_connected`); the stored roster is awaited for RESUME_GRACE_MS (presence.ts), so a
+ * resumed question cannot end early before its players are back.
  */
 export function resumeEngine(input: ResumeInput, nowMs: number): ReduceResult {
   const { program } = input;
@@ -102,6 +105,8 @@ export function resumeEngine(input: ResumeInput, nowMs: number): ReduceResult {
   const base: EngineState = {
     ...fresh,
     names,
+    // Who was present when the snapshot was written counts for a while, so the first phones back cannot end the question.
+    presence: resumedPresence(live.roster ?? [], nowMs),
     status: 'live',
     asking: live.asking,
     lastQuestionIndex: lastQuestionAtOrBefore(program, live.itemIndex),

@@ -3,6 +3,7 @@
  * and the current asking's answers (all in storage), to continue exactly where the game was.
  */
 import type { EngineState, LiveSnapshot } from './types.js';
+import { presenceRoster } from './presence.js';
 import { itemAt } from './views.js';
 
 /** null when there is nothing to resume (not live, or stopped). */
@@ -16,6 +17,7 @@ export function toLiveSnapshot(state: EngineState): LiveSnapshot | null {
     phaseStartedAtMs: phase.startedAtMs,
     asking: state.asking,
     autoRotate: state.autoRotate,
+    roster: presenceRoster(state.presence),
   };
   switch (phase.kind) {
     case 'hold':
@@ -28,6 +30,7 @@ export function toLiveSnapshot(state: EngineState): LiveSnapshot | null {
   }
 }
 
+/** Compares what the game needs to resume; the roster is refreshed by the runner on its own (room.ts). */
 export function sameSnapshot(a: LiveSnapshot | null, b: LiveSnapshot | null): boolean {
   if (a === null || b === null) return a === b;
   return (

@@ -5,6 +5,7 @@
  */
 import type { LeaderboardEntry, MediaView, Question, ServerMessage, SessionStatus, SlideType } from '../../protocol/index.js';
 import type { PMap } from './pmap.js';
+import type { Presence } from './presence.js';
 import type { Standings } from './standings.js';
 
 // ---------------------------------------------------------------------------------------------
@@ -80,8 +81,8 @@ export interface EngineState {
   /** Increments every time any question is broadcast; answers are unique per (player, asking). */
   asking: number;
   scores: PMap<ScoreRecord>;
-  /** Open sockets per player: a player with two tabs stays connected until both close. */
-  connections: PMap<number>;
+  /** Open sockets, recent drops and a resume's awaited roster: who counts for the early end (presence.ts). */
+  presence: Presence;
   /** Names of players seen connecting, for leaderboard rows of first-time scorers. */
   names: PMap<string>;
   /** Every scorer, best first: re-ranked at a question's end by merging only who changed (standings.ts). */
@@ -135,6 +136,11 @@ export interface LiveSnapshot {
   asking: number;
   autoRotate: boolean;
   mediaItemCount: number | null;
+  /**
+   * Players who counted as present when the snapshot was written: after a resume they count for
+   * the early end until they reconnect or the resume grace ends (presence.ts). Absent in older snapshots.
+   */
+  roster?: string[];
 }
 
 export interface ScoreWrite {

@@ -5,7 +5,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import type { Broadcaster } from '../rooms/broadcaster.js';
-import type { AnswerWrite, CommitWrite, RoomStorage } from '../rooms/storage.js';
+import type { CommitBatch, RoomStorage } from '../rooms/storage.js';
 import type { Metrics } from './metrics.js';
 
 const secondsSince = (startMs: number) => (performance.now() - startMs) / 1000;
@@ -24,8 +24,8 @@ export function timedBroadcaster<T extends Broadcaster>(inner: T, metrics: Metri
 }
 
 /**
- * The same storage (every other method reached through the prototype chain); the two writes of
- * a live game are timed, and stored answers counted once per batch.
+ * The same storage (every other method reached through the prototype chain); each commit of a
+ * live game is timed, and stored answers counted once per batch.
  */
 export function instrumentedRoomStorage(inner: RoomStorage, metrics: Metrics): RoomStorage {
   const timed = async (operation: string, write: () => Promise<void>) => {
@@ -33,12 +33,11 @@ export function instrumentedRoomStorage(inner: RoomStorage, metrics: Metrics): R
     await write();
     metrics.databaseWriteSeconds.observe({ operation }, secondsSince(startMs));
   };
-  const overrides: Pick<RoomStorage, 'saveAnswers' | 'commit'> = {
-    saveAnswers: async (answers: AnswerWrite[]) => {
-      await timed('answers', () => inner.saveAnswers(answers));
-      metrics.answers.inc(answers.length);
+  const overrides: Pick<RoomStorage, 'commit'> = {
+    commit: async (batch: CommitBatch) => {
+      await timed('commit', () => inner.commit(batch));
+      if (batch.answers.length > 0) metrics.answers.inc(batch.answers.length);
     },
-    commit: (write: CommitWrite) => timed('commit', () => inner.commit(write)),
   };
   return Object.assign(Object.create(inner) as RoomStorage, overrides);
 }

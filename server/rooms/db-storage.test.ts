@@ -82,33 +82,37 @@ describe.each(DIALECTS)('DbRoomStorage on %s', (dialect) => {
       asking: 1,
       answer: { questionId: q.id, selectedIndex, isCorrect: selectedIndex === 2, pointsEarned: selectedIndex === 2 ? 40 : 0, elapsedMs: 1234, answeredAtMs: T0 + 1234 },
     });
-    await storage.saveAnswers([answer(ann.id, 2), answer('deleted-player', 1)]);
-    await storage.saveAnswers([answer(ann.id, 0)]); // a retried or duplicate write keeps the first
+    await storage.commit({ sessionId, answers: [answer(ann.id, 2), answer('deleted-player', 1)], scores: [] });
+    await storage.commit({ sessionId, answers: [answer(ann.id, 0)], scores: [] }); // a retried or duplicate write keeps the first
     expect(await storage.loadAnswers(sessionId, 1)).toEqual([
       { playerId: ann.id, name: 'Ann', asking: 1, questionId: q.id, selectedIndex: 2, isCorrect: true, pointsEarned: 40, elapsedMs: 1234, answeredAtMs: T0 + 1234 },
     ]);
     expect(await storage.loadAnswers(sessionId, 2)).toEqual([]);
   });
 
-  it('commits scores, snapshot and auto-play together; never revives a stopped session', async () => {
+  it('commits answers, scores, snapshot (with its roster) and auto-play together; never revives a stopped session', async () => {
     const sessionId = await liveSession('Commit');
     const bob = await store.players.register('Bob', 'bob@example.com', 'hash-bob');
+    const q = await question('Together?');
+    const answer = { questionId: q.id, selectedIndex: 1, isCorrect: true, pointsEarned: 70, elapsedMs: 3000, answeredAtMs: T0 };
     await storage.commit({
       sessionId,
+      answers: [{ sessionId, playerId: bob.id, asking: 1, answer }],
       scores: [{ playerId: bob.id, pointsTotal: 70, reachedAtMs: T0 }, { playerId: 'deleted-player', pointsTotal: 5, reachedAtMs: T0 }],
-      snapshot: { live: snapshot, currentQuestionIndex: 2 },
+      snapshot: { live: { ...snapshot, roster: [bob.id, 'gone'] }, currentQuestionIndex: 2 },
       autoRotate: false,
     });
     expect(await storage.loadScores(sessionId)).toEqual([{ playerId: bob.id, name: 'Bob', pointsTotal: 70, reachedAtMs: T0 }]);
-    expect((await storage.loadSession(sessionId))!.live).toEqual(snapshot);
+    expect(await storage.loadAnswers(sessionId, 1)).toEqual([{ playerId: bob.id, name: 'Bob', asking: 1, ...answer }]);
+    expect((await storage.loadSession(sessionId))!.live).toEqual({ ...snapshot, roster: [bob.id, 'gone'] });
     expect(await store.sessions.get(sessionId)).toMatchObject({ autoRotate: false, currentQuestionIndex: 2 });
 
     // Stopped meanwhile: a late snapshot is not written over the finished session.
     await store.sessions.transition(sessionId, ['live'], 'finished');
-    await storage.commit({ sessionId, scores: [], snapshot: { live: { ...snapshot, asking: 9 }, currentQuestionIndex: 3 } });
+    await storage.commit({ sessionId, answers: [], scores: [], snapshot: { live: { ...snapshot, asking: 9 }, currentQuestionIndex: 3 } });
     expect(await store.sessions.getLiveState(sessionId)).toBeNull();
     // The runner's own final write (nothing to resume) still records the position.
-    await storage.commit({ sessionId, scores: [], snapshot: { live: null, currentQuestionIndex: 1 } });
+    await storage.commit({ sessionId, answers: [], scores: [], snapshot: { live: null, currentQuestionIndex: 1 } });
     expect(await store.sessions.get(sessionId)).toMatchObject({ status: 'finished', currentQuestionIndex: 1 });
     expect(await storage.listLiveSessionIds()).not.toContain(sessionId);
   });

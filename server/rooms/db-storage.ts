@@ -13,7 +13,7 @@ import type { Database } from '../storage/schema.js';
 import type { Store } from '../storage/store.js';
 import { isForeignKeyError, parseJson } from '../storage/util.js';
 import { loadProgram } from './program-loader.js';
-import type { AnswerWrite, CommitWrite, RoomSession, RoomStorage } from './storage.js';
+import type { CommitBatch, RoomSession, RoomStorage } from './storage.js';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
@@ -79,41 +79,35 @@ export class DbRoomStorage implements RoomStorage {
     return rows.map(({ sessionId: _sessionId, answeredAt, ...answer }) => ({ ...answer, answeredAtMs: Date.parse(answeredAt) }));
   }
 
-  async saveAnswers(answers: AnswerWrite[]): Promise<void> {
-    if (answers.length === 0) return;
-    await retryFilteredOnForeignKey((filter) => this.insertAnswers(answers, filter));
-  }
-
-  private async insertAnswers(answers: AnswerWrite[], filter: boolean): Promise<void> {
-    await this.store.db.transaction().execute(async (trx) => {
-      if (this.fence) for (const sessionId of new Set(answers.map((a) => a.sessionId))) await this.fence(trx, sessionId);
-      let kept = answers;
-      if (filter) {
-        const sessions = await existingIds(trx, 'sessions', answers.map((a) => a.sessionId));
-        const players = await existingIds(trx, 'players', answers.map((a) => a.playerId));
-        const questions = await existingIds(trx, 'questions', answers.map((a) => a.answer.questionId));
-        kept = answers.filter((a) => sessions.has(a.sessionId) && players.has(a.playerId) && questions.has(a.answer.questionId));
-      }
-      await this.store.scores.insertAnswers(
-        trx,
-        kept.map((a) => ({ sessionId: a.sessionId, playerId: a.playerId, asking: a.asking, ...a.answer, answeredAt: iso(a.answer.answeredAtMs) })),
-      );
-    });
-  }
-
   /**
-   * Scores and the snapshot in one transaction: stored apart, a crash in between would score a
-   * question again on resume (the snapshot would still say "question open").
+   * Answers, scores and the snapshot in one transaction: stored apart, a crash in between would
+   * score a question again on resume (the snapshot would still say "question open"), or lose an
+   * answer whose confirmation had gone out. On SQLite (WAL, synchronous=NORMAL) a commit survives
+   * a crash of the process; on PostgreSQL (synchronous_commit on) it is on disk.
    */
-  async commit(write: CommitWrite): Promise<void> {
-    await retryFilteredOnForeignKey((filter) => this.commitOnce(write, filter));
+  async commit(batch: CommitBatch): Promise<void> {
+    await retryFilteredOnForeignKey((filter) => this.commitOnce(batch, filter));
   }
 
-  private async commitOnce(write: CommitWrite, filter: boolean): Promise<void> {
+  private async commitOnce(batch: CommitBatch, filter: boolean): Promise<void> {
     await this.store.db.transaction().execute(async (trx) => {
-      const { sessionId, snapshot } = write;
+      const { sessionId, snapshot } = batch;
+      // Multi-instance mode: answers, scores and snapshot are stored only by the session's owner.
       await this.fence?.(trx, sessionId);
-      if (snapshot || write.autoRotate !== undefined) {
+      const sessionExists = filter ? (await existingIds(trx, 'sessions', [sessionId])).has(sessionId) : true;
+      if (batch.answers.length > 0) {
+        let kept = batch.answers;
+        if (filter) {
+          const players = await existingIds(trx, 'players', kept.map((a) => a.playerId));
+          const questions = await existingIds(trx, 'questions', kept.map((a) => a.answer.questionId));
+          kept = kept.filter((a) => sessionExists && players.has(a.playerId) && questions.has(a.answer.questionId));
+        }
+        await this.store.scores.insertAnswers(
+          trx,
+          kept.map((a) => ({ sessionId: a.sessionId, playerId: a.playerId, asking: a.asking, ...a.answer, answeredAt: iso(a.answer.answeredAtMs) })),
+        );
+      }
+      if (snapshot || batch.autoRotate !== undefined) {
         let update = trx.updateTable('sessions').where('id', '=', sessionId);
         if (snapshot) {
           update = update.set({
@@ -123,15 +117,14 @@ export class DbRoomStorage implements RoomStorage {
           // A snapshot belongs to a live session only: never revive one stopped meanwhile.
           if (snapshot.live) update = update.where('status', '=', 'live');
         }
-        if (write.autoRotate !== undefined) update = update.set({ auto_rotate: write.autoRotate ? 1 : 0 });
+        if (batch.autoRotate !== undefined) update = update.set({ auto_rotate: batch.autoRotate ? 1 : 0 });
         await update.execute();
       }
-      if (write.scores.length === 0) return;
-      let kept = write.scores;
+      if (batch.scores.length === 0) return;
+      let kept = batch.scores;
       if (filter) {
-        const players = await existingIds(trx, 'players', write.scores.map((s) => s.playerId));
-        const sessions = await existingIds(trx, 'sessions', [sessionId]);
-        kept = write.scores.filter((s) => sessions.has(sessionId) && players.has(s.playerId));
+        const players = await existingIds(trx, 'players', kept.map((s) => s.playerId));
+        kept = kept.filter((s) => sessionExists && players.has(s.playerId));
       }
       await this.store.scores.upsertScores(
         trx,

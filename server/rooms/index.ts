@@ -7,4 +7,6 @@ export { MemoryRoomStorage } from './memory-storage.js';
 export type { RoomDirectory, RoomPort } from './port.js';
 export { RoomManager, type LifecycleSource, type RoomManagerOptions } from './manager.js';
 export { Room, RoomClosedError, SessionNotFoundError, type RoomMember } from './room.js';
-export { FencedError, type AnswerWrite, type CommitWrite, type RoomSession, type RoomStorage } from './storage.js';
+export { FencedError } from './storage.js';
+export type { AnswerWrite, CommitBatch, RoomSession, RoomStorage, SnapshotWrite } from './storage.js';
+export { GroupCommit } from './group-commit.js';

@@ -10,6 +10,9 @@ import type { Clock } from './clock.js';
 import { Room, RoomClosedError, SessionNotFoundError } from './room.js';
 import type { RoomStorage } from './storage.js';
 
+/** Long enough for a burst's answers to share a transaction, short enough to go unnoticed in a phone's confirmation. */
+export const DEFAULT_COMMIT_WINDOW_MS = 2;
+
 /** The lifecycle events the manager listens to (SessionLifecycle emits them). */
 export interface LifecycleSource {
   on(event: 'started' | 'stopped' | 'changed' | 'deleted' | 'updated', listener: (sessionId: string) => void): unknown;
@@ -22,8 +25,8 @@ export interface RoomManagerOptions {
   clock: Clock;
   log: RoomLog;
   lifecycle?: LifecycleSource | EventEmitter;
-  /** Write-behind window for answers (default 50 ms). */
-  answerFlushMs?: number;
+  /** Group-commit window for answers (default 2 ms, see group-commit.ts). */
+  commitWindowMs?: number;
   /**
    * Resume every live session from storage on start (default). Off in multi-instance mode, where
    * an instance runs only the sessions whose lease it holds.
@@ -130,7 +133,7 @@ export class RoomManager {
       broadcaster,
       clock,
       log,
-      answerFlushMs: this.options.answerFlushMs ?? 50,
+      commitWindowMs: this.options.commitWindowMs ?? DEFAULT_COMMIT_WINDOW_MS,
       onUnused: (unused) => this.dispose(unused),
     });
     const entry: Entry = {

@@ -3,7 +3,7 @@
  * It can be told to fail the next writes, to exercise the retry path.
  */
 import type { LiveSnapshot, Program, StoredAnswer, StoredScore } from '../engine/index.js';
-import type { AnswerWrite, CommitWrite, RoomSession, RoomStorage } from './storage.js';
+import type { CommitBatch, RoomSession, RoomStorage } from './storage.js';
 
 export class MemoryRoomStorage implements RoomStorage {
   readonly sessions = new Map<string, RoomSession & { currentQuestionIndex: number }>();
@@ -13,8 +13,8 @@ export class MemoryRoomStorage implements RoomStorage {
   readonly scores = new Map<string, Map<string, { pointsTotal: number; reachedAtMs: number }>>();
   /** `${sessionId}/${asking}/${playerId}` → answer */
   readonly answers = new Map<string, StoredAnswer & { sessionId: string }>();
-  readonly commits: CommitWrite[] = [];
-  /** How many upcoming writes (answers or commits) throw. */
+  readonly commits: CommitBatch[] = [];
+  /** How many upcoming commits throw. */
   failNextWrites = 0;
 
   addSession(program: Program, options: { status?: RoomSession['status']; autoRotate?: boolean; live?: LiveSnapshot | null } = {}): void {
@@ -54,26 +54,22 @@ export class MemoryRoomStorage implements RoomStorage {
     return [...this.answers.values()].filter((a) => a.sessionId === sessionId && a.asking === asking);
   }
 
-  async saveAnswers(answers: AnswerWrite[]): Promise<void> {
+  async commit(batch: CommitBatch): Promise<void> {
     this.maybeFail();
-    for (const a of answers) {
+    this.commits.push(structuredClone(batch));
+    for (const a of batch.answers) {
       const key = `${a.sessionId}/${a.asking}/${a.playerId}`;
       if (!this.answers.has(key)) this.answers.set(key, { sessionId: a.sessionId, playerId: a.playerId, asking: a.asking, ...a.answer });
     }
-  }
-
-  async commit(write: CommitWrite): Promise<void> {
-    this.maybeFail();
-    this.commits.push(structuredClone(write));
-    const session = this.sessions.get(write.sessionId);
-    if (session && write.snapshot) {
-      session.live = write.snapshot.live;
-      session.currentQuestionIndex = write.snapshot.currentQuestionIndex;
+    const session = this.sessions.get(batch.sessionId);
+    if (session && batch.snapshot) {
+      session.live = batch.snapshot.live;
+      session.currentQuestionIndex = batch.snapshot.currentQuestionIndex;
     }
-    if (session && write.autoRotate !== undefined) session.autoRotate = write.autoRotate;
-    const scores = this.scores.get(write.sessionId) ?? new Map();
-    for (const s of write.scores) scores.set(s.playerId, { pointsTotal: s.pointsTotal, reachedAtMs: s.reachedAtMs });
-    this.scores.set(write.sessionId, scores);
+    if (session && batch.autoRotate !== undefined) session.autoRotate = batch.autoRotate;
+    const scores = this.scores.get(batch.sessionId) ?? new Map();
+    for (const s of batch.scores) scores.set(s.playerId, { pointsTotal: s.pointsTotal, reachedAtMs: s.reachedAtMs });
+    this.scores.set(batch.sessionId, scores);
   }
 
   private maybeFail(): void {

@@ -45,7 +45,7 @@ function setup(options: { status?: 'draft' | 'live'; autoRotate?: boolean } = {}
   storage.addSession(makeProgram([makeQuestion('q1', { timeLimitSeconds: 10 }), makeSlide('s1')]), options);
   const broadcaster = new RecordingBroadcaster();
   const lifecycle = new EventEmitter();
-  const manager = new RoomManager({ storage, broadcaster, clock, log: silentLog, lifecycle, answerFlushMs: 5 });
+  const manager = new RoomManager({ storage, broadcaster, clock, log: silentLog, lifecycle, commitWindowMs: 5 });
   clock.settle = () => manager.whenIdle();
   managers.push(manager);
   return { clock, storage, broadcaster, lifecycle, manager };

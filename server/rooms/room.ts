@@ -7,34 +7,43 @@
  * Events are stamped with the clock when they arrive, not when their turn comes, so an answer
  * that queued behind a database write is still scored by its arrival time.
  *
- * The room holds one pending wake-up on the injected clock; its durable writes are the answer
- * write-behind (write-behind.ts) and one transaction per step for scores + resume snapshot.
+ * The room holds one pending wake-up on the injected clock. Its durable writes all go through
+ * one group commit (group-commit.ts): answers gathered for a few milliseconds, with the scores
+ * and snapshot of a step, one transaction at a time; `answer_accepted` waits for its commit.
  */
 import type { ClientRole, ServerMessage } from '../../protocol/index.js';
 import {
   type Effect,
   type EngineEvent,
   type EngineState,
+  type LiveSnapshot,
   adminView,
   audienceView,
   createEngineState,
   pendingWakeAt,
   playerView,
+  presenceRoster,
   reduce,
   resumeEngine,
 } from '../engine/index.js';
 import type { Broadcaster, RoomLog } from './broadcaster.js';
 import type { Clock, TimerHandle } from './clock.js';
-import type { CommitWrite, RoomStorage } from './storage.js';
-import { AnswerWriter, retryWrite } from './write-behind.js';
+import { GroupCommit } from './group-commit.js';
+import type { RoomStorage, SnapshotWrite } from './storage.js';
+
+/**
+ * Connects and drops between phase changes refresh the stored roster at most this often (it only
+ * matters after a crash, and a storm of reconnects should cost a few writes, not thousands).
+ */
+export const ROSTER_REFRESH_MS = 1_000;
 
 export interface RoomDeps {
   storage: RoomStorage;
   broadcaster: Broadcaster;
   clock: Clock;
   log: RoomLog;
-  /** How long answers wait to be written together (the write-behind window). */
-  answerFlushMs: number;
+  /** How long the first answer of a group commit waits for others to share its transaction. */
+  commitWindowMs: number;
   /** Called (from the room's queue) when nobody holds a room that is not live any more. */
   onUnused(room: Room): void;
 }
@@ -66,7 +75,9 @@ export class Room {
   private timer: TimerHandle | null = null;
   private timerAtMs: number | null = null;
   private readonly members = new Map<string, RoomMember>();
-  private readonly answers: AnswerWriter;
+  private readonly writes: GroupCommit;
+  /** The last snapshot a step stored (or the one resumed from): the roster refresh rewrites it with the current roster. */
+  private lastLive: LiveSnapshot | null = null;
   /** Sockets (and connects in progress) using the room; a room nobody holds and not live is disposed. */
   private holds = 0;
   /** Shutting down: no new timers, writes stop retrying after a few attempts. */
@@ -78,7 +89,13 @@ export class Room {
     readonly sessionId: string,
     private readonly deps: RoomDeps,
   ) {
-    this.answers = new AnswerWriter((batch) => deps.storage.saveAnswers(batch), deps.answerFlushMs, deps.log);
+    this.writes = new GroupCommit({
+      sessionId,
+      commit: (batch) => deps.storage.commit(batch),
+      windowMs: deps.commitWindowMs,
+      refreshSnapshot: () => this.rosterSnapshot(),
+      log: deps.log,
+    });
   }
 
   get isLive(): boolean {
@@ -109,7 +126,7 @@ export class Room {
   /** Resolves once everything queued so far has run and its answers are stored. */
   async settled(): Promise<void> {
     await this.whenIdle();
-    await this.answers.flush();
+    await this.writes.flush();
   }
 
   /** Resolves when every task queued so far (and any queued meanwhile) has run. */
@@ -152,6 +169,7 @@ export class Room {
         return;
       }
       const answers = session.live ? await storage.loadAnswers(this.sessionId, session.live.asking) : [];
+      this.lastLive = session.live;
       const resumed = resumeEngine({ program, autoRotate: session.autoRotate, live: session.live, scores, answers }, this.now());
       this.state = resumed.state;
       await this.execute(resumed.effects, undefined);
@@ -251,7 +269,17 @@ export class Room {
     await this.whenIdle();
     this.disposed = true;
     this.arm(null);
-    await this.answers.close();
+    // The roster as it is now (every phone still connected during a graceful shutdown) goes
+    // with the last commit: the next start waits for these players before ending a question early.
+    this.writes.refreshSoon(0);
+    await this.writes.close();
+  }
+
+  /** The stored snapshot with the current roster; undefined when there is nothing live to refresh. */
+  private rosterSnapshot(): SnapshotWrite | undefined {
+    const state = this.state;
+    if (!state || state.status !== 'live' || !this.lastLive) return undefined;
+    return { live: { ...this.lastLive, roster: presenceRoster(state.presence) }, currentQuestionIndex: state.lastQuestionIndex };
   }
 
   // -------------------------------------------------------------------------------------------
@@ -265,36 +293,48 @@ export class Room {
     const { state, effects } = reduce(before, event, nowMs);
     this.state = state;
     await this.execute(effects, state.autoRotate !== before.autoRotate ? state.autoRotate : undefined);
+    // Presence changed without a phase change (a connect, a drop): the stored roster catches up soon.
+    if (state.presence !== before.presence && !effects.some((e) => e.kind === 'persist')) this.writes.refreshSoon(ROSTER_REFRESH_MS);
     this.syncTimer();
   }
 
   /**
-   * Carries out one step's effects in order. Its saveScores and persist are written together,
-   * in one transaction, at the first of them (after flushing the answers they derive from):
-   * the results players are about to see are stored before they see them.
+   * Carries out one step's effects in order. An answer joins the group commit and its
+   * `answer_accepted` is held until that commit is done. The step's saveScores and persist are
+   * committed together, with the answers gathered so far, at the first of them, and awaited:
+   * the results players are about to see are stored before they see them, after the acceptances.
    */
   private async execute(effects: Effect[], autoRotateChanged: boolean | undefined): Promise<void> {
     const { broadcaster } = this.deps;
     let committed = false;
-    for (const effect of effects) {
+    const held = new Set<Effect>();
+    for (const [index, effect] of effects.entries()) {
       switch (effect.kind) {
         case 'broadcast':
           broadcaster.toSession(this.sessionId, effect.to, effect.message);
           break;
         case 'send':
-          broadcaster.toPlayer(this.sessionId, effect.playerId, effect.message);
+          if (!held.has(effect)) broadcaster.toPlayer(this.sessionId, effect.playerId, effect.message);
           break;
         case 'reply':
           broadcaster.toConnection(this.sessionId, effect.connectionId, effect.message);
           break;
-        case 'saveAnswer':
-          this.answers.add({ sessionId: effect.sessionId, playerId: effect.playerId, asking: effect.asking, answer: effect.answer });
+        case 'saveAnswer': {
+          const accepted = effects
+            .slice(index + 1)
+            .find((e) => e.kind === 'send' && e.playerId === effect.playerId && e.message.type === 'answer_accepted');
+          if (accepted?.kind === 'send') held.add(accepted);
+          const write = { sessionId: effect.sessionId, playerId: effect.playerId, asking: effect.asking, answer: effect.answer };
+          this.writes.addAnswer(write, () => {
+            if (accepted?.kind === 'send') broadcaster.toPlayer(this.sessionId, accepted.playerId, accepted.message);
+          });
           break;
+        }
         case 'saveScores':
         case 'persist':
           if (!committed) {
             committed = true;
-            await this.commit(effects, autoRotateChanged);
+            await this.commitStep(effects, autoRotateChanged);
           }
           break;
         case 'wakeAt':
@@ -304,14 +344,15 @@ export class Room {
     }
   }
 
-  private async commit(effects: Effect[], autoRotate: boolean | undefined): Promise<void> {
-    const write: CommitWrite = { sessionId: this.sessionId, scores: [], autoRotate };
+  private async commitStep(effects: Effect[], autoRotate: boolean | undefined): Promise<void> {
+    const scores = [];
+    let snapshot: SnapshotWrite | undefined;
     for (const effect of effects) {
-      if (effect.kind === 'saveScores') write.scores.push(...effect.scores);
-      if (effect.kind === 'persist') write.snapshot = { live: effect.live, currentQuestionIndex: effect.currentQuestionIndex };
+      if (effect.kind === 'saveScores') scores.push(...effect.scores);
+      if (effect.kind === 'persist') snapshot = { live: effect.live, currentQuestionIndex: effect.currentQuestionIndex };
     }
-    await this.answers.flush();
-    await retryWrite(() => this.deps.storage.commit(write), 'saving scores and live state', this.deps.log, () => this.closing);
+    if (snapshot) this.lastLive = snapshot.live;
+    await this.writes.commitNow({ scores, snapshot, autoRotate });
   }
 
   // -------------------------------------------------------------------------------------------

@@ -22,13 +22,25 @@ export interface AnswerWrite {
   answer: AnswerRecord;
 }
 
-/** The durable outcome of one engine step, written in one transaction. */
-export interface CommitWrite {
+/** The resume snapshot (null: nothing to resume) and the session's question position. */
+export interface SnapshotWrite {
+  live: LiveSnapshot | null;
+  currentQuestionIndex: number;
+}
+
+/**
+ * One transaction of a room (group commit, group-commit.ts): the answers gathered in a few
+ * milliseconds, and the scores and snapshot of a step. Written all or nothing: a confirmation
+ * is sent only once its batch is committed. (A multi-instance fencing check belongs inside the
+ * same transaction.)
+ */
+export interface CommitBatch {
   sessionId: string;
+  /** Idempotent: an answer already stored for its asking is kept. */
+  answers: AnswerWrite[];
   /** Absolute totals of the players who answered a question that just closed. */
   scores: ScoreWrite[];
-  /** The resume snapshot (null: nothing to resume) and the session's question position. */
-  snapshot?: { live: LiveSnapshot | null; currentQuestionIndex: number };
+  snapshot?: SnapshotWrite;
   /** Set when Pause/Resume changed the flag, so the admin card shows it after a reload. */
   autoRotate?: boolean;
 }
@@ -50,7 +62,6 @@ export interface RoomStorage {
   loadScores(sessionId: string): Promise<StoredScore[]>;
   /** The answers of one asking (the one a resumed question or reveal belongs to). */
   loadAnswers(sessionId: string, asking: number): Promise<StoredAnswer[]>;
-  /** Idempotent: an answer already stored for its asking is kept. */
-  saveAnswers(answers: AnswerWrite[]): Promise<void>;
-  commit(write: CommitWrite): Promise<void>;
+  /** Writes a batch in one transaction; resolves once it is committed (durable). */
+  commit(batch: CommitBatch): Promise<void>;
 }

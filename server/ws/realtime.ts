@@ -21,8 +21,8 @@ export interface RealtimeOptions {
   /** The game clock (tests pass a FakeClock). */
   clock?: Clock;
   heartbeat?: Partial<HeartbeatOptions>;
-  /** Write-behind window for answers. */
-  answerFlushMs?: number;
+  /** Group-commit window for answers (group-commit.ts). */
+  commitWindowMs?: number;
   /** Defaults to the database behind `store`. */
   storage?: RoomStorage;
   /** Size of the rehearsal run when a session goes live (rehearsal.ts); 0 skips it. */
@@ -61,6 +61,7 @@ export async function startRealtime(deps: RealtimeDeps, options: RealtimeOptions
   const hub = new Hub();
   const { metrics } = deps;
   const clock = options.clock ?? systemClock;
+  const rehearsal = rehearsals(options.rehearsalPlayers ?? REHEARSAL_PLAYERS, deps.log);
   const cluster = deps.cluster
     ? await startClusterNode(deps.cluster, {
         store: deps.store,
@@ -68,7 +69,7 @@ export async function startRealtime(deps: RealtimeDeps, options: RealtimeOptions
         hub,
         clock,
         log: deps.log,
-        answerFlushMs: options.answerFlushMs,
+        commitWindowMs: options.commitWindowMs,
         wrapStorage: metrics && ((s) => instrumentedRoomStorage(s, metrics)),
         wrapBroadcaster: metrics && ((b) => timedBroadcaster(b, metrics)),
       })
@@ -84,15 +85,15 @@ export async function startRealtime(deps: RealtimeDeps, options: RealtimeOptions
       clock,
       log: deps.log,
       lifecycle: deps.lifecycle,
-      answerFlushMs: options.answerFlushMs,
+      commitWindowMs: options.commitWindowMs,
     });
+    // Before resuming: a resumed live game's next question runs warm too, and the resume's grace
+    // for players coming back (DESIGN §8) is not spent rehearsing before sockets are accepted.
+    if ((await storage.listLiveSessionIds()).length > 0) await rehearsal.run();
     await rooms.start();
   }
   // What sockets of this instance must hear: in multi-instance mode, changes made on any instance.
   const events: LifecycleSource & WinnersSource = cluster?.events ?? deps.lifecycle;
-  const rehearsal = rehearsals(options.rehearsalPlayers ?? REHEARSAL_PLAYERS, deps.log);
-  // Before the first socket: a resumed live game's next question runs warm too.
-  if (rooms.size > 0) await rehearsal.run();
   deps.lifecycle.on('started', rehearsal.run);
   const sockets = new SocketServer({
     httpServer: deps.httpServer,

@@ -1,6 +1,6 @@
 /**
  * A rehearsal: one question played to a full house that is not there, through the real room
- * (queue, engine, write-behind), the protocol's parser and the hub's encoding, with no socket and
+ * (queue, engine, group commit), the protocol's parser and the hub's encoding, with no socket and
  * no database (the room writes into memory). It runs when a session goes live and when a server
  * starts with live sessions, so the first question the audience sees runs on code the JIT has
  * already compiled; without it the bench measured the first question's CPU about 40% above
@@ -58,7 +58,7 @@ export async function rehearse(log: RoomLog, players = REHEARSAL_PLAYERS): Promi
   const counts = new Map<string, number>();
   const storage = new MemoryRoomStorage();
   storage.addSession(program, { status: 'live', autoRotate: false });
-  const room = new Room(SESSION_ID, { storage, broadcaster: encodingSink(counts), clock: systemClock, log, answerFlushMs: 0, onUnused: () => {} });
+  const room = new Room(SESSION_ID, { storage, broadcaster: encodingSink(counts), clock: systemClock, log, commitWindowMs: 0, onUnused: () => {} });
   try {
     await room.load(); // live without a snapshot: starts at the intro slide
     const joins: Promise<void>[] = [];

@@ -1,7 +1,9 @@
 /**
  * A server restart in the middle of a question: the first server goes down without stopping the
  * session, a new one starts on the same database, clients reconnect, and the question carries
- * on with its remaining time; answers given before the restart stay and lock their players.
+ * on with its remaining time; answers given before the restart stay and lock their players, and
+ * the players connected before the restart are waited for (DESIGN §8). (crash.test.ts kills a
+ * real server process; these run in-process on the fake clock.)
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { CLOSE_CODES, ERROR_CODES } from '../../protocol/index.js';
@@ -93,5 +95,42 @@ describe.each(DIALECTS)('restarting the server mid-question on %s', (dialect) =>
     expect((await store.scores.listScores(game.sessionId)).map((s) => s.pointsTotal)).toEqual([90, 85, 70]);
     for (const socket of [...again, screen]) expect(questionsOpenedWithoutAnswer(socket.frames)).toBe(1);
     await Promise.all([...again, screen].map((s) => s.close()));
+  });
+
+  it('after a restart, waits up to 10 s for the players who were connected before ending a question early', async () => {
+    const first = await startGameServer(dialect, clock);
+    servers.push(first.server);
+    const game = await createGame(first.server, first.api, {
+      items: [{ question: { text: 'Who ate the popcorn?', correctIndex: 1, timeLimitSeconds: 60 } }, { slide: 'intro' }],
+      players: 3,
+    });
+    const [q1] = game.questions;
+    const sockets: TestSocket[] = [];
+    for (let i = 0; i < 3; i++) sockets.push(await player(first.server, game, i));
+    await first.api.post(`/api/admin/sessions/${game.sessionId}/start`);
+    await sockets[0].waitFor((m) => m.type === 'session_state' && m.phase === 'question');
+    await first.server.server.realtime.rooms.whenIdle();
+    const accepted = sockets[0].next('answer_accepted');
+    sockets[0].send({ type: 'submit_answer', questionId: q1.id, selectedIndex: 1 });
+    await accepted;
+    await first.server.server.close(); // a deploy: the roster (all three phones) is stored
+
+    const second = await startGameServer(dialect, clock, { database: first.server.database });
+    servers.push(second.server);
+    const resumedAt = clock.now();
+    // Two of the three phones are back, both answered: the third still counts for 10 s.
+    const back = [await player(second.server, game, 0), await player(second.server, game, 1)];
+    const ended = back[0].next('question_end');
+    back[1].send({ type: 'submit_answer', questionId: q1.id, selectedIndex: 1 });
+    await back[1].waitFor((m) => m.type === 'answer_accepted');
+    await second.server.server.realtime.rooms.whenIdle();
+    await clock.advance(9_000);
+    expect(back[0].types()).not.toContain('question_end');
+    await clock.advance(1_000);
+    expect(await ended).toMatchObject({ questionId: q1.id });
+    expect(clock.now()).toBe(resumedAt + 10_000);
+    const room = second.server.server.realtime.rooms.get(game.sessionId)!;
+    expect(room.engineState?.phase).toMatchObject({ kind: 'reveal', startedAtMs: resumedAt + 10_000 });
+    await Promise.all(back.map((s) => s.close()));
   });
 });

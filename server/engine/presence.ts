@@ -1,0 +1,134 @@
+/**
+ * Who is in the game, for the early end ("every connected player has answered", DESIGN §8).
+ *
+ * A player counts as present while one of their sockets is open, and also:
+ * - for DROP_GRACE_MS after their last socket dropped (a phone on flaky Wi-Fi comes back);
+ * - after a resume (restart or failover), if they were on the roster stored with the snapshot,
+ *   until they reconnect or RESUME_GRACE_MS after the resume, whichever comes first.
+ * The question never runs past its deadline for them: these rules only hold an early end back.
+ *
+ * Pure like the rest of the engine: drop times and the grace deadline are state, expiry happens
+ * on `timer` events, and the wake-up for the next expiry is part of the state's pending wake-up.
+ */
+import type { EngineState } from './types.js';
+import { PMap } from './pmap.js';
+
+export const DROP_GRACE_MS = 5_000;
+export const RESUME_GRACE_MS = 10_000;
+
+export interface Presence {
+  /** Open sockets per player: a player with two tabs stays connected until both close. */
+  connections: PMap<number>;
+  /** Players whose last socket closed, and when (ms); pruned once DROP_GRACE_MS have passed. */
+  droppedAtMs: PMap<number>;
+  /** After a resume: players of the stored roster not back yet. */
+  awaited: PMap<true>;
+  /** When the awaited players stop counting; null outside a resume's grace. */
+  resumeGraceEndsAtMs: number | null;
+}
+
+export function emptyPresence(): Presence {
+  return { connections: PMap.empty(), droppedAtMs: PMap.empty(), awaited: PMap.empty(), resumeGraceEndsAtMs: null };
+}
+
+/** The presence of a resumed game: nobody connected yet, the stored roster awaited. */
+export function resumedPresence(roster: readonly string[], nowMs: number): Presence {
+  if (roster.length === 0) return emptyPresence();
+  return {
+    ...emptyPresence(),
+    awaited: PMap.from(roster.map((playerId) => [playerId, true as const])),
+    resumeGraceEndsAtMs: nowMs + RESUME_GRACE_MS,
+  };
+}
+
+export function presenceConnected(presence: Presence, playerId: string): Presence {
+  const count = presence.connections.get(playerId) ?? 0;
+  return {
+    ...presence,
+    connections: presence.connections.set(playerId, count + 1),
+    droppedAtMs: presence.droppedAtMs.has(playerId) ? presence.droppedAtMs.delete(playerId) : presence.droppedAtMs,
+    awaited: presence.awaited.has(playerId) ? presence.awaited.delete(playerId) : presence.awaited,
+  };
+}
+
+/** null when the player had no socket open (nothing changes). */
+export function presenceDisconnected(presence: Presence, playerId: string, nowMs: number): Presence | null {
+  const count = presence.connections.get(playerId);
+  if (count === undefined) return null;
+  if (count > 1) return { ...presence, connections: presence.connections.set(playerId, count - 1) };
+  return { ...presence, connections: presence.connections.delete(playerId), droppedAtMs: presence.droppedAtMs.set(playerId, nowMs) };
+}
+
+const dropCounts = (droppedAtMs: number, nowMs: number) => nowMs - droppedAtMs < DROP_GRACE_MS;
+const graceActive = (presence: Presence, nowMs: number) => presence.resumeGraceEndsAtMs !== null && nowMs < presence.resumeGraceEndsAtMs;
+
+/** Forgets drops older than DROP_GRACE_MS and the awaited roster once its grace is over. Same object when nothing expired. */
+export function expirePresence(presence: Presence, nowMs: number): Presence {
+  let { droppedAtMs, awaited, resumeGraceEndsAtMs } = presence;
+  for (const [playerId, atMs] of presence.droppedAtMs.entries()) if (!dropCounts(atMs, nowMs)) droppedAtMs = droppedAtMs.delete(playerId);
+  if (resumeGraceEndsAtMs !== null && !graceActive(presence, nowMs)) {
+    awaited = PMap.empty();
+    resumeGraceEndsAtMs = null;
+  }
+  if (droppedAtMs === presence.droppedAtMs && resumeGraceEndsAtMs === presence.resumeGraceEndsAtMs) return presence;
+  return { ...presence, droppedAtMs, awaited, resumeGraceEndsAtMs };
+}
+
+/**
+ * True when the open question may end early: someone counts as present, and every player who
+ * counts as present at `nowMs` has answered. With nobody present the question runs its full time.
+ */
+export function everyoneAnswered(state: EngineState, nowMs: number): boolean {
+  const { phase, presence } = state;
+  if (phase.kind !== 'question') return false;
+  const { connections, droppedAtMs, awaited } = presence;
+  const grace = graceActive(presence, nowMs);
+  // Cheap necessary conditions first, so a burst of answers does not scan every player each time.
+  if (phase.answers.size < connections.size) return false;
+  if (connections.size === 0 && droppedAtMs.size === 0 && (!grace || awaited.size === 0)) return false;
+  let present = 0;
+  for (const playerId of connections.keys()) {
+    if (!phase.answers.has(playerId)) return false;
+    present++;
+  }
+  for (const [playerId, atMs] of droppedAtMs.entries()) {
+    if (!dropCounts(atMs, nowMs)) continue;
+    if (!phase.answers.has(playerId)) return false;
+    present++;
+  }
+  if (grace) {
+    for (const playerId of awaited.keys()) {
+      if (!phase.answers.has(playerId)) return false;
+      present++;
+    }
+  }
+  return present > 0;
+}
+
+/**
+ * When someone absent stops counting (a drop's 5 s or the resume grace running out), during an
+ * open question: the early end must be checked again then. null when nothing is due.
+ */
+export function presenceWakeAt(state: EngineState): number | null {
+  const { phase, presence } = state;
+  if (phase.kind !== 'question') return null;
+  let wake: number | null = null;
+  for (const atMs of presence.droppedAtMs.values()) {
+    const expires = atMs + DROP_GRACE_MS;
+    if (wake === null || expires < wake) wake = expires;
+  }
+  const grace = presence.resumeGraceEndsAtMs;
+  if (grace !== null && (wake === null || grace < wake)) wake = grace;
+  return wake !== null && wake < phase.endsAtMs ? wake : null;
+}
+
+/**
+ * Who counts as present, for the resume snapshot: the open sockets, recent drops, and a previous
+ * resume's roster still awaited (an entry slightly past its expiry only holds an early end back
+ * a little longer, never past the deadline).
+ */
+export function presenceRoster(presence: Presence): string[] {
+  const roster = [...presence.connections.keys(), ...presence.droppedAtMs.keys()];
+  if (presence.resumeGraceEndsAtMs !== null) roster.push(...presence.awaited.keys());
+  return roster;
+}

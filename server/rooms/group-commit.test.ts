@@ -1,0 +1,128 @@
+/**
+ * Group commit: a confirmation leaves only after its answer's transaction resolves, answers close
+ * together share a transaction, and a database that refuses writes holds confirmations back.
+ */
+import { describe, expect, it } from 'vitest';
+import { GroupCommit } from './group-commit.js';
+import type { AnswerWrite, CommitBatch } from './storage.js';
+
+const silentLog = { info: () => {}, warn: () => {}, error: () => {} };
+
+function answer(playerId: string): AnswerWrite {
+  return {
+    sessionId: 's1',
+    playerId,
+    asking: 1,
+    answer: { questionId: 'q1', selectedIndex: 0, isCorrect: true, pointsEarned: 50, elapsedMs: 1_000, answeredAtMs: 1_000 },
+  };
+}
+
+/** A storage whose commits wait until the test lets them through (or fail). */
+function gatedStorage() {
+  const batches: CommitBatch[] = [];
+  const gates: { resolve: () => void; reject: (err: Error) => void }[] = [];
+  const commit = (batch: CommitBatch) =>
+    new Promise<void>((resolve, reject) => {
+      batches.push(batch);
+      gates.push({ resolve, reject });
+    });
+  return { batches, gates, commit };
+}
+
+async function until(done: () => boolean): Promise<void> {
+  for (let i = 0; i < 1_000 && !done(); i++) await new Promise((resolve) => setTimeout(resolve, 5));
+  expect(done()).toBe(true);
+}
+
+describe('group commit', () => {
+  it('confirms only after the commit, and answers arriving meanwhile share the next transaction', async () => {
+    const storage = gatedStorage();
+    const writes = new GroupCommit({ sessionId: 's1', commit: storage.commit, windowMs: 2, refreshSnapshot: () => undefined, log: silentLog });
+    const confirmed: string[] = [];
+    for (const p of ['ann', 'bob', 'cid']) writes.addAnswer(answer(p), () => confirmed.push(p));
+    await until(() => storage.batches.length === 1);
+    expect(storage.batches[0].answers.map((a) => a.playerId)).toEqual(['ann', 'bob', 'cid']);
+    // While that transaction runs, more answers gather; nobody is confirmed yet.
+    for (const p of ['dan', 'eve']) writes.addAnswer(answer(p), () => confirmed.push(p));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(storage.batches).toHaveLength(1);
+    expect(confirmed).toEqual([]);
+    storage.gates[0].resolve();
+    await until(() => storage.batches.length === 2);
+    expect(confirmed).toEqual(['ann', 'bob', 'cid']);
+    expect(storage.batches[1].answers.map((a) => a.playerId)).toEqual(['dan', 'eve']);
+    storage.gates[1].resolve();
+    await until(() => confirmed.length === 5);
+  });
+
+  it("puts a step's scores and snapshot in the same transaction as the answers gathered, confirming them first", async () => {
+    const storage = gatedStorage();
+    const writes = new GroupCommit({ sessionId: 's1', commit: storage.commit, windowMs: 1_000, refreshSnapshot: () => undefined, log: silentLog });
+    const order: string[] = [];
+    writes.addAnswer(answer('ann'), () => order.push('accepted ann'));
+    const step = writes
+      .commitNow({ scores: [{ playerId: 'ann', pointsTotal: 50, reachedAtMs: 1_000 }], snapshot: { live: null, currentQuestionIndex: 0 } })
+      .then(() => order.push('step committed'));
+    await until(() => storage.batches.length === 1);
+    expect(storage.batches[0]).toMatchObject({ answers: [answer('ann')], scores: [{ playerId: 'ann', pointsTotal: 50 }], snapshot: { live: null } });
+    storage.gates[0].resolve();
+    await step;
+    expect(order).toEqual(['accepted ann', 'step committed']);
+  });
+
+  it('holds confirmations while the database fails and sends them once a retry commits', async () => {
+    const storage = gatedStorage();
+    const writes = new GroupCommit({ sessionId: 's1', commit: storage.commit, windowMs: 0, refreshSnapshot: () => undefined, log: silentLog });
+    const confirmed: string[] = [];
+    writes.addAnswer(answer('ann'), () => confirmed.push('ann'));
+    await until(() => storage.gates.length === 1);
+    storage.gates[0].reject(new Error('database down'));
+    await until(() => storage.gates.length === 2); // retried, same answer
+    expect(confirmed).toEqual([]);
+    expect(storage.batches[1].answers.map((a) => a.playerId)).toEqual(['ann']);
+    storage.gates[1].resolve();
+    await until(() => confirmed.length === 1);
+  });
+
+  it('never confirms an answer it gave up on while closing', async () => {
+    let attempts = 0;
+    const writes = new GroupCommit({
+      sessionId: 's1',
+      commit: async () => {
+        attempts++;
+        throw new Error('database down');
+      },
+      windowMs: 1_000,
+      refreshSnapshot: () => undefined,
+      log: silentLog,
+    });
+    const confirmed: string[] = [];
+    writes.addAnswer(answer('ann'), () => confirmed.push('ann'));
+    expect(await writes.close()).toBe(false);
+    expect(attempts).toBe(3);
+    expect(confirmed).toEqual([]);
+  });
+
+  it('writes the refreshed snapshot with the next batch, or on its own after the delay', async () => {
+    const storage = gatedStorage();
+    let roster = ['ann'];
+    const writes = new GroupCommit({
+      sessionId: 's1',
+      commit: storage.commit,
+      windowMs: 0,
+      refreshSnapshot: () => ({ live: null, currentQuestionIndex: roster.length }),
+      log: silentLog,
+    });
+    writes.refreshSoon(0);
+    await until(() => storage.batches.length === 1);
+    expect(storage.batches[0]).toMatchObject({ answers: [], snapshot: { currentQuestionIndex: 1 } });
+    storage.gates[0].resolve();
+    roster = ['ann', 'bob'];
+    writes.refreshSoon(60_000);
+    writes.addAnswer(answer('bob'), () => {});
+    await until(() => storage.batches.length === 2);
+    expect(storage.batches[1]).toMatchObject({ answers: [answer('bob')], snapshot: { currentQuestionIndex: 2 } });
+    storage.gates[1].resolve();
+    await writes.flush();
+  });
+});

@@ -1,0 +1,199 @@
+/**
+ * A room's durable writes, by group commit (DESIGN §8: a confirmation is a commit).
+ *
+ * Answers are scored by the engine the moment they arrive, but their `answer_accepted` waits for
+ * the transaction that stores them. Answers arriving within a few milliseconds share one
+ * transaction (the window), and while one transaction runs the next batch gathers, so under a
+ * burst each commit carries many answers and a confirmation waits about one commit, not a queue
+ * of them. A step's scores and snapshot join the batch being gathered: everything a room stores
+ * goes through `RoomStorage.commit`, one transaction per batch, one batch at a time, in order.
+ *
+ * A failed write is logged and retried with backoff, in order, so nothing is lost while the
+ * database hiccups; confirmations simply wait. Once closing, a write gives up after a few
+ * attempts, and its confirmations are never sent (a promise not kept is not made).
+ */
+import type { ScoreWrite } from '../engine/index.js';
+import type { RoomLog } from './broadcaster.js';
+import { type AnswerWrite, type CommitBatch, FencedError, type SnapshotWrite } from './storage.js';
+
+const RETRY_FIRST_MS = 50;
+const RETRY_MAX_MS = 2_000;
+/** Attempts left for a write once the room is closing (shutdown should not hang on a dead database). */
+const ATTEMPTS_WHEN_CLOSING = 3;
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Runs `op` until it succeeds. While `closing()` is false it retries for ever (the game goes on
+ * in memory and catches up); once closing, it gives up after a few attempts. Never throws.
+ */
+export async function retryWrite(op: () => Promise<void>, what: string, log: RoomLog, closing: () => boolean): Promise<boolean> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await op();
+      if (attempt > 1) log.info({ attempt }, `${what}: stored after retrying`);
+      return true;
+    } catch (err) {
+      // Another instance owns the game now (multi-instance mode): retrying can never succeed, and must not.
+      if (err instanceof FencedError) {
+        log.warn({ err }, `${what}: refused, this instance lost the session`);
+        return false;
+      }
+      if (closing() && attempt >= ATTEMPTS_WHEN_CLOSING) {
+        log.error({ err, attempt }, `${what}: failed, giving up while shutting down`);
+        return false;
+      }
+      log.error({ err, attempt }, `${what}: failed, retrying`);
+      await sleep(Math.min(RETRY_FIRST_MS * 2 ** (attempt - 1), RETRY_MAX_MS));
+    }
+  }
+}
+
+/** What a room step adds to the batch beside answers (scores of a closed question, the snapshot). */
+export interface StepWrite {
+  scores?: ScoreWrite[];
+  snapshot?: SnapshotWrite;
+  autoRotate?: boolean;
+}
+
+interface Gathering {
+  answers: AnswerWrite[];
+  scores: Map<string, ScoreWrite>;
+  snapshot: SnapshotWrite | undefined;
+  autoRotate: boolean | undefined;
+  /** Run in order once the batch is committed: the answers' confirmations. */
+  onCommitted: (() => void)[];
+  /** Resolves once the batch is committed (true) or given up while closing (false). */
+  done: Promise<boolean>;
+  resolve: (committed: boolean) => void;
+}
+
+export interface GroupCommitOptions {
+  sessionId: string;
+  commit: (batch: CommitBatch) => Promise<void>;
+  /** How long the first answer of a batch waits for others to join it. */
+  windowMs: number;
+  /**
+   * A snapshot to write when nothing else brought one (the roster refreshed between phase
+   * changes, see `refreshSoon`); read when a batch is taken, so it is as fresh as can be.
+   */
+  refreshSnapshot: () => SnapshotWrite | undefined;
+  log: RoomLog;
+}
+
+export class GroupCommit {
+  private gathering: Gathering = this.fresh();
+  private timer: NodeJS.Timeout | null = null;
+  private timerDueMs = Infinity;
+  private running = false;
+  private refresh = false;
+  private closing = false;
+
+  constructor(private readonly options: GroupCommitOptions) {}
+
+  /** Answers gathered and not yet committed (for tests and diagnostics). */
+  get pendingAnswers(): number {
+    return this.gathering.answers.length;
+  }
+
+  /** Adds an answer; `confirm` runs once it is committed, never before. */
+  addAnswer(answer: AnswerWrite, confirm: () => void): void {
+    this.gathering.answers.push(answer);
+    this.gathering.onCommitted.push(confirm);
+    this.schedule(this.options.windowMs);
+  }
+
+  /** Asks for `refreshSnapshot()` to be written with the next batch, at the latest after `delayMs`. */
+  refreshSoon(delayMs: number): void {
+    this.refresh = true;
+    this.schedule(delayMs);
+  }
+
+  /**
+   * Adds a step's scores and snapshot to the batch and commits it now (after the one in flight,
+   * if any). Resolves once stored, with every confirmation of the batch already sent: the results
+   * the step is about to send come after the acceptances of the answers they count.
+   */
+  commitNow(write: StepWrite): Promise<boolean> {
+    const batch = this.gathering;
+    for (const score of write.scores ?? []) batch.scores.set(score.playerId, score);
+    if (write.snapshot) {
+      batch.snapshot = write.snapshot;
+      this.refresh = false; // a step's snapshot carries the current roster
+    }
+    if (write.autoRotate !== undefined) batch.autoRotate = write.autoRotate;
+    this.kick();
+    return batch.done;
+  }
+
+  /** Commits whatever is gathered; resolves when everything added so far is stored (or given up). */
+  flush(): Promise<boolean> {
+    return this.commitNow({});
+  }
+
+  /** Final flush: retries a few times at most, then gives up with an error in the log. */
+  close(): Promise<boolean> {
+    this.closing = true;
+    return this.flush();
+  }
+
+  private fresh(): Gathering {
+    let resolve!: (committed: boolean) => void;
+    const done = new Promise<boolean>((r) => (resolve = r));
+    return { answers: [], scores: new Map(), snapshot: undefined, autoRotate: undefined, onCommitted: [], done, resolve };
+  }
+
+  private schedule(delayMs: number): void {
+    if (this.running) return; // taken as soon as the write in flight is done
+    const due = Date.now() + delayMs;
+    if (this.timer !== null && this.timerDueMs <= due) return;
+    if (this.timer !== null) clearTimeout(this.timer);
+    this.timerDueMs = due;
+    this.timer = setTimeout(() => this.kick(), delayMs);
+    this.timer.unref();
+  }
+
+  private kick(): void {
+    if (this.timer !== null) {
+      clearTimeout(this.timer);
+      this.timer = null;
+      this.timerDueMs = Infinity;
+    }
+    if (!this.running) void this.drain();
+  }
+
+  private isEmpty(batch: Gathering): boolean {
+    return batch.answers.length === 0 && batch.scores.size === 0 && !batch.snapshot && batch.autoRotate === undefined;
+  }
+
+  /** Writes batches one after another until nothing is gathered. */
+  private async drain(): Promise<void> {
+    this.running = true;
+    try {
+      for (;;) {
+        const batch = this.gathering;
+        this.gathering = this.fresh();
+        if (this.refresh && !batch.snapshot) batch.snapshot = this.options.refreshSnapshot();
+        this.refresh = false;
+        if (this.isEmpty(batch)) {
+          batch.resolve(true);
+          for (const confirm of batch.onCommitted) confirm();
+          return;
+        }
+        const write: CommitBatch = {
+          sessionId: this.options.sessionId,
+          answers: batch.answers,
+          scores: [...batch.scores.values()],
+          snapshot: batch.snapshot,
+          autoRotate: batch.autoRotate,
+        };
+        const what = `committing ${write.answers.length} answer(s), ${write.scores.length} score(s)${write.snapshot ? ' and the snapshot' : ''}`;
+        const committed = await retryWrite(() => this.options.commit(write), what, this.options.log, () => this.closing);
+        if (committed) for (const confirm of batch.onCommitted) confirm();
+        batch.resolve(committed);
+      }
+    } finally {
+      this.running = false;
+    }
+  }
+}
