@@ -17,6 +17,7 @@ import { databaseProbe, mediaProbe, redisProbe } from './ops/probes.js';
 import { READINESS_TIMEOUT_MS, Readiness } from './ops/readiness.js';
 import { startRealtime, type Realtime, type RealtimeOptions } from './ws/realtime.js';
 import type { ClusterOptions } from './cluster/node.js';
+import { RedisLoginLimiter } from './cluster/login-limiter.js';
 
 export interface RunningServer {
   app: App;
@@ -64,12 +65,15 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   // Until the multi-instance mode owns a Redis connection (and registers its own probe), one of its own.
   const redis = config.redisUrl ? redisProbe(config.redisUrl, READINESS_TIMEOUT_MS) : undefined;
   if (redis) readiness.register('redis', redis.probe);
+  const clusterOptions = config.redisUrl ? { redisUrl: config.redisUrl, instanceId: config.instanceId, keyPrefix: config.redisKeyPrefix, ...options.cluster } : undefined;
+  // Multi-instance mode: failed logins counted in Redis, the same for every instance.
+  const redisLimiter = clusterOptions ? RedisLoginLimiter.connect(clusterOptions.redisUrl, clusterOptions.keyPrefix ?? 'marquee') : undefined;
   const deps: AppDeps = {
     config,
     store,
     lifecycle,
     adminAuth,
-    loginLimiter: new LoginLimiter(),
+    loginLimiter: redisLimiter ?? new LoginLimiter(),
     joinLinks: new JoinLinks(secret, config.joinLinkTtlSeconds),
     mediaStore,
     metrics: new Metrics(),
@@ -86,9 +90,8 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   // Rooms subscribe to the lifecycle before the scheduler can start anything.
-  const cluster = config.redisUrl ? { redisUrl: config.redisUrl, instanceId: config.instanceId, keyPrefix: config.redisKeyPrefix, ...options.cluster } : undefined;
   const realtime = await startRealtime(
-    { httpServer: app.server, store, adminAuth, lifecycle, log: app.log, metrics: deps.metrics, cluster },
+    { httpServer: app.server, store, adminAuth, lifecycle, log: app.log, metrics: deps.metrics, cluster: clusterOptions },
     options.realtime,
   );
   const stopScheduler = startScheduler(lifecycle, (err) => app.log.error({ err }, 'scheduled start failed'));
@@ -109,6 +112,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     await realtime.close();
     await app.close();
     await redis?.close();
+    redisLimiter?.close();
     await store.close();
   };
   return running;
