@@ -8,7 +8,6 @@ import { MAX_FAILURES } from '../auth/login-limiter.js';
 import { MediaClient, objectIdOf } from '../media/testing/client.js';
 import { tinyPng } from '../media/testing/fixtures.js';
 import { TestApi } from '../testing/api.js';
-import { TestSocket } from '../ws/test-client.js';
 import { type Game, createGame, display, player } from '../ws/test-setup.js';
 import { type TestCluster, startTestCluster, waitUntil } from './testing/cluster.js';
 

@@ -50,6 +50,8 @@ export interface EdgeDeps {
 
 export class EdgeRooms implements RoomDirectory {
   private readonly sessions = new Map<string, SessionSockets>();
+  /** Shutting down: sockets closing now say nothing more (the instance's absence says it). */
+  closing = false;
 
   constructor(private readonly deps: EdgeDeps) {
     deps.subscriber.on('messageBuffer', (channel: Buffer, message: Buffer) => this.onFrame(channel.toString(), message));
@@ -119,6 +121,7 @@ export class EdgeRooms implements RoomDirectory {
   }
 
   private send(sessionId: string, entry: InboxEntry): void {
+    if (this.closing) return;
     this.deps.redis
       .xadd(...ClusterOwner.inboxArgs(this.deps.keys, sessionId, entry))
       .catch((err) => this.deps.log.warn({ err, sessionId }, 'cluster: relaying a client message failed'));

@@ -86,15 +86,15 @@ export async function startClusterNode(options: ClusterOptions, deps: ClusterNod
   // does not inherit leases of its previous life.
   const leases = new LeaseClient(redis, `${instanceId}:${randomBytes(4).toString('hex')}`, ttlMs);
 
-  let owner: ClusterOwner | undefined;
+  // The fence and the publisher read the owner (made below) only once games run.
   const fence = epochFence(
-    (sessionId) => owner?.epochOf(sessionId),
-    (sessionId) => owner?.fenced(sessionId),
+    (sessionId) => owner.epochOf(sessionId),
+    (sessionId) => owner.fenced(sessionId),
   );
   const storage: RoomStorage = new DbRoomStorage(deps.store, fence);
 
   const publish = (sessionId: string, header: (epoch: number) => OutboxHeader, message: ServerMessage) => {
-    const owned = owner?.mayPublish(sessionId);
+    const owned = owner.mayPublish(sessionId);
     if (!owned) return; // not (or no longer surely) the owner: stay silent
     redis.publish(keys.outbox(sessionId), encodeOutbox(header(owned.epoch), message)).catch((err) => deps.log.warn({ err, sessionId }, 'cluster: publishing a frame failed'));
   };
@@ -115,8 +115,7 @@ export async function startClusterNode(options: ClusterOptions, deps: ClusterNod
   });
   await rooms.start();
 
-  let edge: EdgeRooms | undefined;
-  owner = new ClusterOwner({
+  const owner: ClusterOwner = new ClusterOwner({
     instanceId,
     keys,
     redis,
@@ -125,23 +124,22 @@ export async function startClusterNode(options: ClusterOptions, deps: ClusterNod
     rooms,
     clock: deps.clock,
     log: deps.log,
-    localSessions: () => edge?.sessionIds() ?? [],
+    localSessions: () => edge.sessionIds(),
     scanMs: options.scanMs ?? DEFAULT_SCAN_MS,
   });
   owner.publisherFor = () => broadcaster;
-  const theOwner = owner;
-  edge = new EdgeRooms({ instanceId, keys, redis, subscriber, hub: deps.hub, store: deps.store, log: deps.log, claim: (id) => theOwner.claim(id) });
+  const edge: EdgeRooms = new EdgeRooms({ instanceId, keys, redis, subscriber, hub: deps.hub, store: deps.store, log: deps.log, claim: (id) => owner.claim(id) });
 
   const events = new ClusterEvents({ keys, redis, subscriber, log: deps.log }, deps.lifecycle);
   await events.start();
   const ownerReacts = {
-    started: (id: string) => theOwner.epochOf(id) !== undefined && void rooms.get(id)?.goLive().catch(() => undefined),
-    stopped: (id: string) => theOwner.epochOf(id) !== undefined && void rooms.get(id)?.stop().catch(() => undefined),
-    changed: (id: string) => theOwner.epochOf(id) !== undefined && void rooms.get(id)?.reloadProgram().catch(() => undefined),
-    deleted: (id: string) => void theOwner.release(id),
+    started: (id: string) => owner.epochOf(id) !== undefined && void rooms.get(id)?.goLive().catch(() => undefined),
+    stopped: (id: string) => owner.epochOf(id) !== undefined && void rooms.get(id)?.stop().catch(() => undefined),
+    changed: (id: string) => owner.epochOf(id) !== undefined && void rooms.get(id)?.reloadProgram().catch(() => undefined),
+    deleted: (id: string) => void owner.release(id),
   };
   events.on('started', (id) => {
-    if (!ownerReacts.started(id)) theOwner.claim(id);
+    if (!ownerReacts.started(id)) owner.claim(id);
   });
   events.on('stopped', ownerReacts.stopped);
   events.on('changed', ownerReacts.changed);
@@ -153,7 +151,7 @@ export async function startClusterNode(options: ClusterOptions, deps: ClusterNod
   subscriber.on('ready', () => {
     if (!subscriberWasDown) return;
     subscriberWasDown = false;
-    edge?.rejoinAll();
+    edge.rejoinAll();
   });
 
   owner.start();
@@ -166,8 +164,9 @@ export async function startClusterNode(options: ClusterOptions, deps: ClusterNod
     events,
     redis,
     close: async () => {
+      edge.closing = true;
       events.close();
-      await theOwner.close();
+      await owner.close();
       await rooms.close();
       subscriber.disconnect();
       redis.disconnect();

@@ -354,6 +354,8 @@ export class ClusterOwner {
     if (this.timer) clearInterval(this.timer);
     await this.scanning;
     await Promise.all([...this.owned.keys()].map((id) => this.release(id)));
+    // Gone at once for the other owners: this instance's sockets stop counting as players now.
+    await this.deps.redis.del(this.deps.keys.instance(this.deps.instanceId)).catch(() => undefined);
   }
 
   /** A write was refused by the fence: another instance owns the session now. */
