@@ -13,6 +13,7 @@ import type { GeneratorConfig, GeneratorMessage, RunnerMessage, TargetName, Targ
 import { descriptorsFor, nodeCommand } from './open-files.js';
 import { openFilesLimit, readCpuSeconds, readRssKb, readWriteSyscalls, type OpenFilesLimit } from './proc-stats.js';
 import { ADMIN_PASSWORD, REPO_ROOT, startTarget, type RunningTarget } from './targets.js';
+import { type RunningCluster, startCluster } from './cluster-target.js';
 
 export interface Scenario {
   players: number;
@@ -56,7 +57,10 @@ function generatorDeadlineMs(config: GeneratorConfig): number {
   return 120_000 + config.players * 20 + (config.warmupRounds + config.rounds) * (config.roundTimeoutMs + config.settleMs + 20_000);
 }
 
-function runGenerator(server: RunningTarget, config: GeneratorConfig, log: (line: string) => void): Promise<TargetResult> {
+function runGenerator(server: RunningTarget | RunningCluster, config: GeneratorConfig, log: (line: string) => void): Promise<TargetResult> {
+  const cluster = 'redisCommands' in server ? server : undefined;
+  let redisAtStart: Record<string, number> | undefined;
+  let redisPerRound: Record<string, number> | undefined;
   // The generator holds every phone's socket plus an admin and a display per session.
   const { command, args } = nodeCommand(['--import', 'tsx', 'bench/generator.ts'], descriptorsFor(config.players + 2 * config.sessions));
   const child = spawn(command, args, {
@@ -82,12 +86,23 @@ function runGenerator(server: RunningTarget, config: GeneratorConfig, log: (line
           log(`    ${config.target}: ${message.text}`);
           break;
         case 'result':
-          finish(null, message.result);
+          finish(null, redisPerRound ? { ...message.result, redisCommandsPerRound: redisPerRound } : message.result);
           break;
         case 'failed':
           finish(new Error(message.message));
           break;
         case 'probe':
+          // The cluster's Redis commands are counted over the measured rounds only.
+          if (cluster && message.rounds === 'start') void cluster.redisCommands().then((c) => (redisAtStart = c));
+          if (cluster && message.rounds === 'end') {
+            void cluster.redisCommands().then((c) => {
+              redisPerRound = {};
+              for (const [command, calls] of Object.entries(c)) {
+                const delta = (calls - (redisAtStart?.[command] ?? 0)) / config.rounds;
+                if (delta > 0) redisPerRound[command] = Math.round(delta * 10) / 10;
+              }
+            });
+          }
           server
             .probe({ gc: message.gc, resetEventLoop: message.resetEventLoop, rounds: message.rounds })
             .then(({ eventLoop, heapUsedKb }) => {
@@ -123,9 +138,10 @@ export async function runBench(options: BenchOptions): Promise<BenchReport> {
     report.scenarios.push(entry);
     for (const target of options.targets) {
       options.log(`  ${label} ${target}: starting`);
-      let server: RunningTarget | undefined;
+      let server: RunningTarget | RunningCluster | undefined;
       try {
-        server = await startTarget(target, { logDir, cpuProfileDir: profileDir, label, openFiles: descriptorsFor(scenario.players + 2 * scenario.sessions) });
+        const targetOptions = { logDir, cpuProfileDir: profileDir, label, openFiles: descriptorsFor(scenario.players + 2 * scenario.sessions) };
+        server = target === 'cluster' ? await startCluster(targetOptions) : await startTarget(target, targetOptions);
         entry.results[target] = await runGenerator(
           server,
           {
@@ -143,6 +159,7 @@ export async function runBench(options: BenchOptions): Promise<BenchReport> {
             connectConcurrency: 100,
             seed: 7,
             runTag: randomBytes(4).toString('hex'),
+            socketUrls: target === 'cluster' ? (server as RunningCluster).socketUrls : undefined,
           },
           options.log,
         );
