@@ -61,6 +61,7 @@ function runGenerator(server: RunningTarget | RunningCluster, config: GeneratorC
   const cluster = 'redisCommands' in server ? server : undefined;
   let redisAtStart: Record<string, number> | undefined;
   let redisPerRound: Record<string, number> | undefined;
+  let counting: Promise<void> = Promise.resolve();
   // The generator holds every phone's socket plus an admin and a display per session.
   const { command, args } = nodeCommand(['--import', 'tsx', 'bench/generator.ts'], descriptorsFor(config.players + 2 * config.sessions));
   const child = spawn(command, args, {
@@ -92,19 +93,16 @@ function runGenerator(server: RunningTarget | RunningCluster, config: GeneratorC
           finish(new Error(message.message));
           break;
         case 'probe':
-          // The cluster's Redis commands are counted over the measured rounds only.
-          if (cluster && message.rounds === 'start') void cluster.redisCommands().then((c) => (redisAtStart = c));
-          if (cluster && message.rounds === 'end') {
-            void cluster.redisCommands().then((c) => {
-              redisPerRound = {};
-              for (const [command, calls] of Object.entries(c)) {
-                const delta = (calls - (redisAtStart?.[command] ?? 0)) / config.rounds;
-                if (delta > 0) redisPerRound[command] = Math.round(delta * 10) / 10;
-              }
-            });
-          }
-          server
-            .probe({ gc: message.gc, resetEventLoop: message.resetEventLoop, rounds: message.rounds })
+          // The cluster's Redis commands are counted over the measured rounds only (read before
+          // the probe is answered, so no round starts before the first reading).
+          counting = !cluster || !message.rounds
+            ? Promise.resolve()
+            : cluster.redisCommands().then((c) => {
+                if (message.rounds === 'start') redisAtStart = c;
+                else redisPerRound = perRound(redisAtStart ?? {}, c, config.rounds);
+              });
+          counting
+            .then(() => server.probe({ gc: message.gc, resetEventLoop: message.resetEventLoop, rounds: message.rounds }))
             .then(({ eventLoop, heapUsedKb }) => {
               const reading = { rssKb: readRssKb(server.pid), heapUsedKb, cpuSeconds: readCpuSeconds(server.pid), writeSyscalls: readWriteSyscalls(server.pid), eventLoop };
               tell({ type: 'probe', id: message.id, reading });
@@ -116,6 +114,16 @@ function runGenerator(server: RunningTarget | RunningCluster, config: GeneratorC
     child.on('exit', (code) => finish(new Error(`the generator exited (code ${code}) without a result`)));
     tell({ type: 'run', config });
   });
+}
+
+/** Calls per command between two readings, per round. */
+function perRound(before: Record<string, number>, after: Record<string, number>, rounds: number): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const [command, calls] of Object.entries(after)) {
+    const delta = (calls - (before[command] ?? 0)) / rounds;
+    if (delta > 0) out[command] = Math.round(delta * 10) / 10;
+  }
+  return out;
 }
 
 export async function runBench(options: BenchOptions): Promise<BenchReport> {
