@@ -3,9 +3,13 @@
  * (`cluster`: three instances on PostgreSQL + Redis, see bench/cluster-target.ts; needs both running.)
  * Scenarios are N or NxS (N phones over S sessions). Prints the tables and writes
  * .bench/results.json; logs (and profiles with --cpu-prof) go to .bench/.
+ * `npm run bench -- restart [2000]`: the reconnect storm after a crash (restart.ts), written to
+ * .bench/restart.json.
  */
+import fs from 'node:fs';
 import path from 'node:path';
 import { formatReport } from './report.js';
+import { formatRestart, runRestart } from './restart.js';
 import { DEFAULT_SCENARIOS, runBench, type Scenario } from './runner.js';
 import { REPO_ROOT } from './targets.js';
 import type { TargetName } from './ipc.js';
@@ -34,8 +38,18 @@ function parseArgs(argv: string[]) {
   return { scenarios: scenarios.length ? scenarios : DEFAULT_SCENARIOS, rounds, warmupRounds, targets, cpuProfile, answerWindowMs };
 }
 
-const args = parseArgs(process.argv.slice(2));
 const outDir = path.join(REPO_ROOT, '.bench');
+if (process.argv[2] === 'restart') {
+  const players = Number(process.argv[3] ?? 2000);
+  if (!Number.isInteger(players) || players < 1) throw new Error('usage: npm run bench -- restart [phones]');
+  console.log(`Marquee bench: reconnect storm after a crash, ${players} phones`);
+  const result = await runRestart(players, outDir, (line) => console.log(line));
+  fs.mkdirSync(outDir, { recursive: true });
+  fs.writeFileSync(path.join(outDir, 'restart.json'), JSON.stringify({ startedAt: new Date().toISOString(), result }, null, 2) + '\n');
+  console.log(`\n${formatRestart(result)}\n\nWritten to ${path.relative(process.cwd(), path.join(outDir, 'restart.json'))}`);
+  process.exit(result.confirmedLost > 0 || result.phonesNotBack > 0 ? 1 : 0);
+}
+const args = parseArgs(process.argv.slice(2));
 console.log(`Marquee bench: ${args.scenarios.map((s) => `${s.players}x${s.sessions}`).join(', ')}; ${args.rounds} rounds; ${args.targets.join(' + ')}`);
 const report = await runBench({ ...args, settleMs: 1500, outDir, log: (line) => console.log(line) });
 console.log(`\n${formatReport(report)}\n\nWritten to ${path.relative(process.cwd(), path.join(outDir, 'results.json'))}`);

@@ -23,6 +23,10 @@ export interface RunningTarget {
   pid: number;
   baseUrl: string;
   logPath: string;
+  port: number;
+  dataDir: string;
+  /** Sends a signal (SIGKILL: a crash) and resolves when the process is gone; the data stays. */
+  kill(signal: NodeJS.Signals): Promise<void>;
   /** Reads (and optionally resets) the event-loop delay window, after an optional forced GC. */
   probe(options: Omit<ProbeRequest, 'type' | 'id'>): Promise<ProbeReply>;
   stop(): Promise<void>;
@@ -37,6 +41,8 @@ export interface TargetOptions {
   openFiles: number;
   /** More environment (the cluster's instances: DATABASE_URL, REDIS_URL, ...). */
   env?: Record<string, string>;
+  /** Restart on an earlier server's port and data (the restart scenario); that data is then left in place by `stop`. */
+  reuse?: { port: number; dataDir: string };
 }
 
 function freePort(): Promise<number> {
@@ -79,11 +85,11 @@ async function waitUntilListening(child: ChildProcess, baseUrl: string, logPath:
 }
 
 export async function startTarget(name: TargetName, options: TargetOptions): Promise<RunningTarget> {
-  const port = await freePort();
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `marquee-bench-${name}-`));
+  const port = options.reuse?.port ?? (await freePort());
+  const dataDir = options.reuse?.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), `marquee-bench-${name}-`));
   fs.mkdirSync(options.logDir, { recursive: true });
   const logPath = path.join(options.logDir, `${options.label}-${name}.log`);
-  const log = fs.openSync(logPath, 'w');
+  const log = fs.openSync(logPath, options.reuse ? 'a' : 'w');
   const script = name === 'baseline' ? 'bench/baseline-server.ts' : 'bench/marquee-server.ts';
   let profilePath: string | undefined;
   if (options.cpuProfileDir) {
@@ -126,7 +132,11 @@ export async function startTarget(name: TargetName, options: TargetOptions): Pro
       await exited;
       clearTimeout(timer);
     }
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    if (!options.reuse) fs.rmSync(dataDir, { recursive: true, force: true });
+  };
+  const kill = async (signal: NodeJS.Signals) => {
+    if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+    await exited;
   };
   try {
     await waitUntilListening(child, baseUrl, logPath);
@@ -139,6 +149,9 @@ export async function startTarget(name: TargetName, options: TargetOptions): Pro
     pid: child.pid!,
     baseUrl,
     logPath,
+    port,
+    dataDir,
+    kill,
     stop,
     probe: (options) =>
       new Promise((resolve, reject) => {

@@ -86,14 +86,21 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     publicRoutes: [...mediaPublicRouteModules, ...(options.publicRoutes ?? [])],
   });
   readiness.setLog(app.log);
-  await app.listen({ port: config.port, host: config.host });
-  const address = app.server.address();
-  const port = typeof address === 'object' && address ? address.port : config.port;
-  // Rooms subscribe to the lifecycle before the scheduler can start anything.
+  // Rooms subscribe to the lifecycle before the scheduler can start anything. Live games resume
+  // and the WebSocket endpoint is attached before the port opens: once the server answers, phones
+  // coming back after a restart can connect (and the resume's grace is not spent refusing them).
   const realtime = await startRealtime(
     { httpServer: app.server, store, adminAuth, lifecycle, log: app.log, metrics: deps.metrics, cluster: clusterOptions },
     options.realtime,
   );
+  try {
+    await app.listen({ port: config.port, host: config.host });
+  } catch (err) {
+    await realtime.close();
+    throw err;
+  }
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
   const stopScheduler = startScheduler(lifecycle, (err) => app.log.error({ err }, 'scheduled start failed'));
 
   const running: RunningServer = {

@@ -21,6 +21,12 @@ export interface Presence {
   connections: PMap<number>;
   /** Players whose last socket closed, and when (ms); pruned once DROP_GRACE_MS have passed. */
   droppedAtMs: PMap<number>;
+  /**
+   * When the earliest drop stops counting; null with no drops. May be early (that player came
+   * back): the wake-up then finds nothing expired and recomputes it. Kept so the wake-up, needed
+   * on every engine step, costs O(1) even when many phones dropped at once.
+   */
+  dropsExpireAtMs: number | null;
   /** After a resume: players of the stored roster not back yet. */
   awaited: PMap<true>;
   /** When the awaited players stop counting; null outside a resume's grace. */
@@ -28,7 +34,7 @@ export interface Presence {
 }
 
 export function emptyPresence(): Presence {
-  return { connections: PMap.empty(), droppedAtMs: PMap.empty(), awaited: PMap.empty(), resumeGraceEndsAtMs: null };
+  return { connections: PMap.empty(), droppedAtMs: PMap.empty(), dropsExpireAtMs: null, awaited: PMap.empty(), resumeGraceEndsAtMs: null };
 }
 
 /** The presence of a resumed game: nobody connected yet, the stored roster awaited. */
@@ -56,7 +62,13 @@ export function presenceDisconnected(presence: Presence, playerId: string, nowMs
   const count = presence.connections.get(playerId);
   if (count === undefined) return null;
   if (count > 1) return { ...presence, connections: presence.connections.set(playerId, count - 1) };
-  return { ...presence, connections: presence.connections.delete(playerId), droppedAtMs: presence.droppedAtMs.set(playerId, nowMs) };
+  return {
+    ...presence,
+    connections: presence.connections.delete(playerId),
+    droppedAtMs: presence.droppedAtMs.set(playerId, nowMs),
+    // Times only grow: an earlier pending expiry stays the earliest.
+    dropsExpireAtMs: presence.dropsExpireAtMs ?? nowMs + DROP_GRACE_MS,
+  };
 }
 
 const dropCounts = (droppedAtMs: number, nowMs: number) => nowMs - droppedAtMs < DROP_GRACE_MS;
@@ -64,14 +76,21 @@ const graceActive = (presence: Presence, nowMs: number) => presence.resumeGraceE
 
 /** Forgets drops older than DROP_GRACE_MS and the awaited roster once its grace is over. Same object when nothing expired. */
 export function expirePresence(presence: Presence, nowMs: number): Presence {
-  let { droppedAtMs, awaited, resumeGraceEndsAtMs } = presence;
-  for (const [playerId, atMs] of presence.droppedAtMs.entries()) if (!dropCounts(atMs, nowMs)) droppedAtMs = droppedAtMs.delete(playerId);
+  let { droppedAtMs, dropsExpireAtMs, awaited, resumeGraceEndsAtMs } = presence;
+  // Walks the drops only when one may have expired (iterating a PMap visits all its buckets).
+  if (dropsExpireAtMs !== null && nowMs >= dropsExpireAtMs) {
+    dropsExpireAtMs = null;
+    for (const [playerId, atMs] of presence.droppedAtMs.entries()) {
+      if (!dropCounts(atMs, nowMs)) droppedAtMs = droppedAtMs.delete(playerId);
+      else if (dropsExpireAtMs === null || atMs + DROP_GRACE_MS < dropsExpireAtMs) dropsExpireAtMs = atMs + DROP_GRACE_MS;
+    }
+  }
   if (resumeGraceEndsAtMs !== null && !graceActive(presence, nowMs)) {
     awaited = PMap.empty();
     resumeGraceEndsAtMs = null;
   }
-  if (droppedAtMs === presence.droppedAtMs && resumeGraceEndsAtMs === presence.resumeGraceEndsAtMs) return presence;
-  return { ...presence, droppedAtMs, awaited, resumeGraceEndsAtMs };
+  if (dropsExpireAtMs === presence.dropsExpireAtMs && resumeGraceEndsAtMs === presence.resumeGraceEndsAtMs) return presence;
+  return { ...presence, droppedAtMs, dropsExpireAtMs, awaited, resumeGraceEndsAtMs };
 }
 
 /**
@@ -91,12 +110,12 @@ export function everyoneAnswered(state: EngineState, nowMs: number): boolean {
     if (!phase.answers.has(playerId)) return false;
     present++;
   }
-  for (const [playerId, atMs] of droppedAtMs.entries()) {
+  for (const [playerId, atMs] of droppedAtMs.size > 0 ? droppedAtMs.entries() : []) {
     if (!dropCounts(atMs, nowMs)) continue;
     if (!phase.answers.has(playerId)) return false;
     present++;
   }
-  if (grace) {
+  if (grace && awaited.size > 0) {
     for (const playerId of awaited.keys()) {
       if (!phase.answers.has(playerId)) return false;
       present++;
@@ -112,11 +131,8 @@ export function everyoneAnswered(state: EngineState, nowMs: number): boolean {
 export function presenceWakeAt(state: EngineState): number | null {
   const { phase, presence } = state;
   if (phase.kind !== 'question') return null;
-  let wake: number | null = null;
-  for (const atMs of presence.droppedAtMs.values()) {
-    const expires = atMs + DROP_GRACE_MS;
-    if (wake === null || expires < wake) wake = expires;
-  }
+  // Runs twice per engine step (every answer): O(1).
+  let wake = presence.dropsExpireAtMs;
   const grace = presence.resumeGraceEndsAtMs;
   if (grace !== null && (wake === null || grace < wake)) wake = grace;
   return wake !== null && wake < phase.endsAtMs ? wake : null;

@@ -55,6 +55,18 @@ describe('group commit', () => {
     await until(() => confirmed.length === 5);
   });
 
+  it('commits a full batch at once, without waiting for the end of the event-loop turn', async () => {
+    const storage = gatedStorage();
+    const writes = new GroupCommit({ sessionId: 's1', commit: storage.commit, windowMs: 0, maxBatchAnswers: 4, refreshSnapshot: () => undefined, log: silentLog });
+    for (let i = 0; i < 6; i++) writes.addAnswer(answer(`p${i}`), () => {});
+    expect(storage.batches.map((b) => b.answers.length)).toEqual([4]); // already started, in this same turn
+    storage.gates[0].resolve();
+    await until(() => storage.batches.length === 2);
+    expect(storage.batches[1].answers.map((a) => a.playerId)).toEqual(['p4', 'p5']);
+    storage.gates[1].resolve();
+    await writes.flush();
+  });
+
   it("puts a step's scores and snapshot in the same transaction as the answers gathered, confirming them first", async () => {
     const storage = gatedStorage();
     const writes = new GroupCommit({ sessionId: 's1', commit: storage.commit, windowMs: 1_000, refreshSnapshot: () => undefined, log: silentLog });

@@ -2,10 +2,12 @@
  * A room's durable writes, by group commit (DESIGN §8: a confirmation is a commit).
  *
  * Answers are scored by the engine the moment they arrive, but their `answer_accepted` waits for
- * the transaction that stores them. Answers arriving within a few milliseconds share one
- * transaction (the window), and while one transaction runs the next batch gathers, so under a
- * burst each commit carries many answers and a confirmation waits about one commit, not a queue
- * of them. A step's scores and snapshot join the batch being gathered: everything a room stores
+ * the transaction that stores them. Answers arriving close together share one transaction: with
+ * a window of 0 (the default) those read in the same turn of the event loop (committed in its
+ * check phase, right after the sockets were read: no timer to wait for, which matters on a busy
+ * machine where a timer fires late); and while one transaction runs the next batch gathers, so
+ * under a burst each commit carries many answers and a confirmation waits about one commit, not
+ * a queue of them. A step's scores and snapshot join the batch being gathered: everything a room stores
  * goes through `RoomStorage.commit`, one transaction per batch, one batch at a time, in order.
  *
  * A failed write is logged and retried with backoff, in order, so nothing is lost while the
@@ -20,6 +22,8 @@ const RETRY_FIRST_MS = 50;
 const RETRY_MAX_MS = 2_000;
 /** Attempts left for a write once the room is closing (shutdown should not hang on a dead database). */
 const ATTEMPTS_WHEN_CLOSING = 3;
+
+const DEFAULT_MAX_BATCH_ANSWERS = 64;
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
@@ -71,8 +75,14 @@ interface Gathering {
 export interface GroupCommitOptions {
   sessionId: string;
   commit: (batch: CommitBatch) => Promise<void>;
-  /** How long the first answer of a batch waits for others to join it. */
+  /** How long the first answer of a batch waits for others to join it; 0: until the end of this event-loop turn. */
   windowMs: number;
+  /**
+   * A batch this large is committed at once, without waiting for the end of the event-loop turn:
+   * on a busy machine one turn reads hundreds of answers, and the first of them would otherwise
+   * wait for all the others to be processed. Default 64.
+   */
+  maxBatchAnswers?: number;
   /**
    * A snapshot to write when nothing else brought one (the roster refreshed between phase
    * changes, see `refreshSoon`); read when a batch is taken, so it is as fresh as can be.
@@ -84,6 +94,7 @@ export interface GroupCommitOptions {
 export class GroupCommit {
   private gathering: Gathering = this.fresh();
   private timer: NodeJS.Timeout | null = null;
+  private immediate: NodeJS.Immediate | null = null;
   private timerDueMs = Infinity;
   private running = false;
   private refresh = false;
@@ -100,7 +111,8 @@ export class GroupCommit {
   addAnswer(answer: AnswerWrite, confirm: () => void): void {
     this.gathering.answers.push(answer);
     this.gathering.onCommitted.push(confirm);
-    this.schedule(this.options.windowMs);
+    if (this.gathering.answers.length >= (this.options.maxBatchAnswers ?? DEFAULT_MAX_BATCH_ANSWERS)) this.kick();
+    else this.schedule(this.options.windowMs);
   }
 
   /** Asks for `refreshSnapshot()` to be written with the next batch, at the latest after `delayMs`. */
@@ -144,7 +156,11 @@ export class GroupCommit {
   }
 
   private schedule(delayMs: number): void {
-    if (this.running) return; // taken as soon as the write in flight is done
+    if (this.running || this.immediate !== null) return; // taken as soon as the write in flight is done, or this turn ends
+    if (delayMs <= 0) {
+      this.immediate = setImmediate(() => this.kick());
+      return;
+    }
     const due = Date.now() + delayMs;
     if (this.timer !== null && this.timerDueMs <= due) return;
     if (this.timer !== null) clearTimeout(this.timer);
@@ -154,6 +170,10 @@ export class GroupCommit {
   }
 
   private kick(): void {
+    if (this.immediate !== null) {
+      clearImmediate(this.immediate);
+      this.immediate = null;
+    }
     if (this.timer !== null) {
       clearTimeout(this.timer);
       this.timer = null;

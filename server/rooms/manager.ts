@@ -10,8 +10,11 @@ import type { Clock } from './clock.js';
 import { Room, RoomClosedError, SessionNotFoundError } from './room.js';
 import type { RoomStorage } from './storage.js';
 
-/** Long enough for a burst's answers to share a transaction, short enough to go unnoticed in a phone's confirmation. */
-export const DEFAULT_COMMIT_WINDOW_MS = 2;
+/**
+ * 0: the answers read in one turn of the event loop share a transaction (and those arriving while
+ * one runs share the next): batches form by themselves under a burst, with no timer to wait for.
+ */
+export const DEFAULT_COMMIT_WINDOW_MS = 0;
 
 /** The lifecycle events the manager listens to (SessionLifecycle emits them). */
 export interface LifecycleSource {
@@ -25,7 +28,7 @@ export interface RoomManagerOptions {
   clock: Clock;
   log: RoomLog;
   lifecycle?: LifecycleSource | EventEmitter;
-  /** Group-commit window for answers (default 2 ms, see group-commit.ts). */
+  /** Group-commit window for answers (default 0: one event-loop turn, see group-commit.ts). */
   commitWindowMs?: number;
   /**
    * Resume every live session from storage on start (default). Off in multi-instance mode, where

@@ -1,6 +1,6 @@
 /**
  * Wires the live game: storage → rooms (one per session in play) → hub (fan-out) → sockets.
- * server.ts starts it once the HTTP server listens and closes it first on shutdown.
+ * server.ts starts it just before the HTTP server listens and closes it first on shutdown.
  */
 import type { Server as HttpServer } from 'node:http';
 import { CLOSE_CODES } from '../../protocol/index.js';

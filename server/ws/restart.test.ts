@@ -21,19 +21,21 @@ describe.each(DIALECTS)('restarting the server mid-question on %s', (dialect) =>
     for (const s of servers.reverse()) await s.close().catch(() => undefined);
   });
 
-  it('continues the question with its remaining time, nothing lost, answered players locked', async () => {
+  /** A first server with three phones connected to an open question. */
+  async function questionOpenForThree(question: { text: string; correctIndex: number; timeLimitSeconds?: number }) {
     const first = await startGameServer(dialect, clock);
     servers.push(first.server);
-    const game = await createGame(first.server, first.api, {
-      items: [{ question: { text: 'Who shot first?', correctIndex: 0 } }, { slide: 'intro' }],
-      players: 3,
-    });
-    const [q1] = game.questions;
+    const game = await createGame(first.server, first.api, { items: [{ question }, { slide: 'intro' }], players: 3 });
     const sockets: TestSocket[] = [];
     for (let i = 0; i < 3; i++) sockets.push(await player(first.server, game, i));
     await first.api.post(`/api/admin/sessions/${game.sessionId}/start`);
     await sockets[0].waitFor((m) => m.type === 'session_state' && m.phase === 'question');
     await first.server.server.realtime.rooms.whenIdle();
+    return { first, game, q1: game.questions[0], sockets };
+  }
+
+  it('continues the question with its remaining time, nothing lost, answered players locked', async () => {
+    const { first, game, q1, sockets } = await questionOpenForThree({ text: 'Who shot first?', correctIndex: 0 });
     const startedAt = clock.now();
 
     for (const [i, delayMs] of [[0, 2_000], [1, 1_000]] as const) {
@@ -98,18 +100,7 @@ describe.each(DIALECTS)('restarting the server mid-question on %s', (dialect) =>
   });
 
   it('after a restart, waits up to 10 s for the players who were connected before ending a question early', async () => {
-    const first = await startGameServer(dialect, clock);
-    servers.push(first.server);
-    const game = await createGame(first.server, first.api, {
-      items: [{ question: { text: 'Who ate the popcorn?', correctIndex: 1, timeLimitSeconds: 60 } }, { slide: 'intro' }],
-      players: 3,
-    });
-    const [q1] = game.questions;
-    const sockets: TestSocket[] = [];
-    for (let i = 0; i < 3; i++) sockets.push(await player(first.server, game, i));
-    await first.api.post(`/api/admin/sessions/${game.sessionId}/start`);
-    await sockets[0].waitFor((m) => m.type === 'session_state' && m.phase === 'question');
-    await first.server.server.realtime.rooms.whenIdle();
+    const { first, game, q1, sockets } = await questionOpenForThree({ text: 'Who ate the popcorn?', correctIndex: 1, timeLimitSeconds: 60 });
     const accepted = sockets[0].next('answer_accepted');
     sockets[0].send({ type: 'submit_answer', questionId: q1.id, selectedIndex: 1 });
     await accepted;
