@@ -39,8 +39,9 @@ export class ClusterEvents extends EventEmitter<LifecycleEvents> {
     deps.subscriber.on('messageBuffer', this.onMessage);
   }
 
-  async start(): Promise<void> {
-    await this.deps.subscriber.subscribe(this.deps.keys.events);
+  /** Subscribes (now, or once Redis answers: the command waits in the connection's queue). */
+  start(): void {
+    this.deps.subscriber.subscribe(this.deps.keys.events).catch((err) => this.deps.log.error({ err }, 'cluster: subscribing to lifecycle events failed'));
   }
 
   private publish(wire: Wire): void {

@@ -62,7 +62,8 @@ export interface ClusterNode {
 
 function connect(url: string, log: RoomLog, name: string): Redis {
   // Commands wait through a Redis restart instead of failing (the offline queue is kept).
-  const redis = new Redis(url, { maxRetriesPerRequest: null, retryStrategy: (attempt) => Math.min(attempt * 100, 1_000), lazyConnect: true });
+  // Not awaited: an instance starts while Redis is down (readyz says so) and catches up when it is back.
+  const redis = new Redis(url, { maxRetriesPerRequest: null, retryStrategy: (attempt) => Math.min(attempt * 100, 1_000) });
   let down = false;
   redis.on('error', (err: Error) => {
     if (!down) log.warn({ err, connection: name }, 'cluster: Redis connection error');
@@ -80,7 +81,6 @@ export async function startClusterNode(options: ClusterOptions, deps: ClusterNod
   const keys = new ClusterKeys(options.keyPrefix);
   const redis = connect(options.redisUrl, deps.log, 'commands');
   const subscriber = connect(options.redisUrl, deps.log, 'subscriber');
-  await Promise.all([redis.connect(), subscriber.connect()]);
   const ttlMs = options.leaseTtlMs ?? DEFAULT_LEASE_TTL_MS;
   // The holder names the instance and this start of it: a restarted instance with the same name
   // does not inherit leases of its previous life.
@@ -131,7 +131,7 @@ export async function startClusterNode(options: ClusterOptions, deps: ClusterNod
   const edge: EdgeRooms = new EdgeRooms({ instanceId, keys, redis, subscriber, hub: deps.hub, store: deps.store, log: deps.log, claim: (id) => owner.claim(id) });
 
   const events = new ClusterEvents({ keys, redis, subscriber, log: deps.log }, deps.lifecycle);
-  await events.start();
+  events.start();
   const ownerReacts = {
     started: (id: string) => owner.epochOf(id) !== undefined && void rooms.get(id)?.goLive().catch(() => undefined),
     stopped: (id: string) => owner.epochOf(id) !== undefined && void rooms.get(id)?.stop().catch(() => undefined),

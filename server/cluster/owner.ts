@@ -18,6 +18,18 @@ import type { ClusterKeys } from './keys.js';
 import { HeldLease, type LeaseClient } from './lease.js';
 
 const GROUP = 'owner';
+/** How long a shutdown waits for Redis (it may be the thing that is down). */
+const CLOSE_WAIT_MS = 2_000;
+
+/** The promise, or undefined once `ms` passed: Redis commands wait through outages, shutdowns must not. */
+function atMost<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const elapsed = new Promise<undefined>((resolve) => {
+    timer = setTimeout(() => resolve(undefined), ms);
+  });
+  return Promise.race([promise, elapsed]).finally(() => clearTimeout(timer));
+}
+
 /** A session that is not live and has had no sockets for this long is let go. */
 const UNUSED_RELEASE_MS = 30_000;
 const READ_COUNT = 500;
@@ -200,7 +212,7 @@ export class ClusterOwner {
     const owned = this.owned.get(sessionId);
     if (!owned) return;
     await this.stop(sessionId, true);
-    await this.deps.leases.release(owned.lease.key).catch(() => undefined);
+    await atMost(this.deps.leases.release(owned.lease.key).catch(() => undefined), CLOSE_WAIT_MS);
   }
 
   private async stop(sessionId: string, flush: boolean): Promise<void> {
@@ -352,10 +364,10 @@ export class ClusterOwner {
   async close(): Promise<void> {
     this.closed = true;
     if (this.timer) clearInterval(this.timer);
-    await this.scanning;
+    await atMost(this.scanning ?? Promise.resolve(), CLOSE_WAIT_MS);
     await Promise.all([...this.owned.keys()].map((id) => this.release(id)));
     // Gone at once for the other owners: this instance's sockets stop counting as players now.
-    await this.deps.redis.del(this.deps.keys.instance(this.deps.instanceId)).catch(() => undefined);
+    await atMost(this.deps.redis.del(this.deps.keys.instance(this.deps.instanceId)).catch(() => undefined), CLOSE_WAIT_MS);
   }
 
   /** A write was refused by the fence: another instance owns the session now. */
