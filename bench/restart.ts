@@ -41,6 +41,10 @@ export interface RestartResult {
   back99Ms: number;
   back100Ms: number;
   phonesNotBack: number;
+  /** Server answering again → each phone's socket open (the handshake done, before its state). */
+  openMs: Distribution;
+  /** The first phase phones were shown after the restart (question: back in time; reveal: the question had closed). */
+  firstPhaseAfter: Record<string, number>;
   /** Event-loop delay of the new server from answering again until the last phone was back. */
   eventLoop: EventLoopDelay;
   confirmedLost: number;
@@ -68,6 +72,10 @@ class StormPhone {
   result = false;
   errors = 0;
   crashed = false;
+  /** The phase of the first session_state after the crash ('' until then). */
+  firstPhaseAfter = '';
+  /** performance.now() when a socket opened after the crash. */
+  openedAfterMs = Number.NaN;
   firstState: Promise<void>;
   private resolveFirst!: () => void;
 
@@ -83,7 +91,10 @@ class StormPhone {
     if (this.stopped) return;
     const ws = new WebSocket(this.url, { perMessageDeflate: false, handshakeTimeout: CONNECT_TIMEOUT_MS });
     this.ws = ws;
-    ws.on('open', () => (this.attempt = 0));
+    ws.on('open', () => {
+      this.attempt = 0;
+      if (this.crashed && Number.isNaN(this.openedAfterMs)) this.openedAfterMs = performance.now();
+    });
     ws.on('message', (data: Buffer) => this.onMessage(data));
     ws.on('error', () => undefined); // 'close' follows
     ws.on('close', (code) => {
@@ -107,6 +118,7 @@ class StormPhone {
     switch (m.type) {
       case 'session_state':
         this.resolveFirst();
+        if (this.crashed && this.firstPhaseAfter === '') this.firstPhaseAfter = m.phase;
         if (m.phase !== 'question') return;
         if (!this.crashed) {
           if (m.question.id !== this.questionId) {
@@ -212,6 +224,8 @@ export async function runRestart(players: number, outDir: string, log: (line: st
       back99Ms: round(back99Ms, 0),
       back100Ms: round(back100Ms, 0),
       phonesNotBack: players - backMs.length,
+      openMs: distribution(phones.filter((p) => !Number.isNaN(p.openedAfterMs)).map((p) => p.openedAfterMs - answeringAt)),
+      firstPhaseAfter: phones.reduce<Record<string, number>>((acc, p) => ({ ...acc, [p.firstPhaseAfter || 'none']: (acc[p.firstPhaseAfter || 'none'] ?? 0) + 1 }), {}),
       eventLoop,
       confirmedLost: phones.filter((p) => p.lostConfirmed).length,
       answeredAfter: phones.filter((p) => p.answeredAfter).length,
@@ -235,7 +249,8 @@ export function formatRestart(r: RestartResult): string {
     `| answers confirmed before the kill | ${r.confirmedBeforeKill} |`,
     `| kill → server answering again | ${ms(r.restartMs)} |`,
     `| back on the question after the server answered: p50 / 99 % / 100 % | ${ms(r.backMs.p50)} / ${ms(r.back99Ms)} / ${ms(r.back100Ms)} |`,
-    `| phones not back within ${STORM_TIMEOUT_MS / 1000} s | ${r.phonesNotBack} |`,
+    `| socket open after the server answered: p50 / p99 / max | ${ms(r.openMs.p50)} / ${ms(r.openMs.p99)} / ${ms(r.openMs.max)} |`,
+    `| phones not back on the question within ${STORM_TIMEOUT_MS / 1000} s | ${r.phonesNotBack} (first state after the restart: ${Object.entries(r.firstPhaseAfter).map(([k, v]) => `${k} ${v}`).join(', ')}) |`,
     `| server event-loop delay during the storm p50 / p99 / max | ${r.eventLoop.p50} / ${r.eventLoop.p99} / ${r.eventLoop.max} ms |`,
     `| confirmed answers lost | ${r.confirmedLost} |`,
     `| phones answering after the restart / results received | ${r.answeredAfter} / ${r.results} of ${r.players} |`,

@@ -30,8 +30,11 @@ export interface GameHarness {
  */
 export const BUILT_WEB_DIR = process.env.MARQUEE_WEB_DIR ?? WEB_DIR;
 
-export async function startGameHarness(env: Record<string, string> = {}): Promise<GameHarness> {
-  const server = await startTestServer({ env, webDir: BUILT_WEB_DIR });
+export async function startGameHarness(
+  env: Record<string, string> = {},
+  serverOptions: Omit<NonNullable<Parameters<typeof startTestServer>[0]>, 'env' | 'webDir'> = {},
+): Promise<GameHarness> {
+  const server = await startTestServer({ ...serverOptions, env, webDir: BUILT_WEB_DIR });
   let browser: Browser;
   try {
     browser = await launchBrowser();

@@ -97,6 +97,42 @@ export interface Auditorium {
   id: string;
   name: string;
   createdAt: string;
+  /** The session copied for each showtime's pre-show (DESIGN §13); null: no automatic pre-shows. */
+  preShowSessionId: string | null;
+  /** Minutes before a showtime its pre-show starts (1–120, default 20). */
+  preShowLeadMinutes: number;
+  /** Minutes before a showtime its pre-show stops (0–60, default 2). */
+  preShowEndMinutes: number;
+}
+
+/** Where a showtime's pre-show stands: waiting, running, over, or left out (with the reason in `note`). */
+export type PreShowState = 'pending' | 'live' | 'done' | 'skipped';
+
+/** A film showing in an auditorium (DESIGN §13), with its pre-show. */
+export interface Showtime {
+  id: string;
+  auditoriumId: string;
+  title: string;
+  /** ISO-8601 in UTC. */
+  startsAt: string;
+  createdAt: string;
+  preShow: {
+    state: PreShowState;
+    /** When the pre-show starts and stops: from the auditorium's settings, fixed once it has started. */
+    startsAt: string;
+    endsAt: string;
+    /** The copy made for this showing, once made. */
+    sessionId: string | null;
+    /** Why a pre-show was skipped or ended early. */
+    note: string | null;
+  };
+}
+
+/** `GET /api/auditoriums/{id}/now`: what an auditorium screen shows. */
+export interface AuditoriumNow {
+  auditorium: { id: string; name: string };
+  liveSessionId: string | null;
+  next: { title: string; startsAt: string } | null;
 }
 
 /** A library entry: what screens see of it (MediaView) plus when it was added. */

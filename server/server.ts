@@ -10,6 +10,8 @@ import type { App, AppDeps, RouteModule } from './http/context.js';
 import { JoinLinks } from './sessions/join-links.js';
 import { SessionLifecycle } from './sessions/lifecycle.js';
 import { startScheduler } from './sessions/scheduler.js';
+import { singleInstanceOwnership, type PreShowOwnership } from './showtimes/ownership.js';
+import { PreShowRunner } from './showtimes/runner.js';
 import { openStore, type Store } from './storage/store.js';
 import { ensureDemoContent, findDemoSession } from './demo/create-demo.js';
 import { Metrics } from './ops/metrics.js';
@@ -30,6 +32,8 @@ export interface RunningServer {
   demoSession: { id: string; title: string; createdNow: boolean } | undefined;
   /** The live game: rooms and the WebSocket at /ws. */
   realtime: Realtime;
+  /** Starts and stops each showtime's pre-show (DESIGN §13). */
+  preShows: PreShowRunner;
   close(): Promise<void>;
 }
 
@@ -45,6 +49,8 @@ export interface StartOptions {
   realtime?: RealtimeOptions;
   /** Multi-instance tuning (tests: their own key prefix, short leases); used when REDIS_URL is set. */
   cluster?: Omit<ClusterOptions, 'redisUrl'>;
+  /** The pre-show scheduler's clock, check interval and ownership (tests move the clock; cluster mode brings its lease). */
+  preShows?: { clock?: { now(): number }; intervalMs?: number; ownership?: PreShowOwnership };
   /** Called after the HTTP server listens. */
   onListening?: (server: RunningServer) => Promise<(() => Promise<void>) | void>;
 }
@@ -78,6 +84,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     mediaStore,
     metrics: new Metrics(),
     readiness,
+    clock: options.preShows?.clock ?? { now: () => Date.now() },
   };
   const app = await buildApp(deps, {
     webDir: options.webDir,
@@ -102,6 +109,14 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   const stopScheduler = startScheduler(lifecycle, (err) => app.log.error({ err }, 'scheduled start failed'));
+  const preShows = new PreShowRunner({
+    store,
+    lifecycle,
+    clock: deps.clock,
+    log: app.log,
+    ownership: options.preShows?.ownership ?? realtime.cluster?.preShowOwnership ?? singleInstanceOwnership(),
+  });
+  const stopPreShows = preShows.startTimer(options.preShows?.intervalMs);
 
   const running: RunningServer = {
     app,
@@ -110,11 +125,13 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     generatedAdminPassword,
     demoSession,
     realtime,
+    preShows,
     close: async () => {},
   };
   const closeExtra = options.onListening ? await options.onListening(running) : undefined;
   running.close = async () => {
     stopScheduler();
+    await stopPreShows();
     if (closeExtra) await closeExtra();
     await realtime.close();
     await app.close();

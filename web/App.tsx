@@ -8,6 +8,7 @@ import { Toaster } from './common/Toaster';
 const LoginPage = lazy(() => import('./admin/LoginPage'));
 const AdminPage = lazy(() => import('./admin/AdminPage'));
 const DisplayPage = lazy(() => import('./display/DisplayPage'));
+const AuditoriumScreen = lazy(() => import('./display/AuditoriumScreen'));
 const PlayerJoinPage = lazy(() => import('./player/PlayerJoinPage'));
 const PlayerGamePage = lazy(() => import('./player/PlayerGamePage'));
 
@@ -19,6 +20,11 @@ export function App() {
           <Route path="/" component={LoginPage} />
           <Route path="/admin/login" component={LoginPage} />
           <Route path="/admin" component={AdminPage} />
+          <Route path="/display/auditorium/:auditoriumId">
+            <Suspense fallback={<PageLoader text="Loading..." />}>
+              <AuditoriumScreen />
+            </Suspense>
+          </Route>
           <Route path="/display/:sessionId">
             {/* SPEC §2: the display reads 'Loading session...' from its first frame, while its code arrives too. */}
             <Suspense fallback={<PageLoader text="Loading session..." />}>

@@ -18,6 +18,31 @@ import { epochFence } from './fence.js';
 import { ClusterKeys } from './keys.js';
 import { LeaseClient } from './lease.js';
 import { ClusterOwner } from './owner.js';
+import type { PreShowOwnership } from '../showtimes/ownership.js';
+
+/** The pre-show steps' lease is held longer than a game's: its runner checks less often. */
+const PRE_SHOW_LEASE_TTL_MS = 15_000;
+
+/**
+ * Pre-shows (DESIGN §13) run on the holder of one cluster-wide lease, so instances do not race for
+ * each step. The steps stay exactly-once through their own conditional updates, so while Redis is
+ * unreachable every instance may run them (rather than none).
+ */
+function preShowLease(leases: LeaseClient, key: string, instanceId: string): PreShowOwnership {
+  let held = false;
+  return {
+    instanceId,
+    mayRun: async () => {
+      try {
+        if (held) held = (await leases.renew(key)) !== 'lost';
+        if (!held) held = await leases.acquire(key);
+        return held;
+      } catch {
+        return true;
+      }
+    },
+  };
+}
 
 export interface ClusterOptions {
   redisUrl: string;
@@ -56,6 +81,8 @@ export interface ClusterNode {
   edge: EdgeRooms;
   /** The lifecycle as every instance sees it. */
   events: ClusterEvents;
+  /** Who runs the pre-show steps: the holder of their lease. */
+  preShowOwnership: PreShowOwnership;
   redis: Redis;
   close(): Promise<void>;
 }
@@ -162,6 +189,7 @@ export async function startClusterNode(options: ClusterOptions, deps: ClusterNod
     owner,
     edge,
     events,
+    preShowOwnership: preShowLease(new LeaseClient(redis, leases.holder, PRE_SHOW_LEASE_TTL_MS), keys.lease('pre-shows'), instanceId),
     redis,
     close: async () => {
       edge.closing = true;

@@ -17,6 +17,7 @@ import { questionTransferRoutes } from './questions/transfer-routes.js';
 import { drawRoutes } from './draws/routes.js';
 import { playerAdminRoutes } from './players/routes.js';
 import { auditoriumRoutes } from './auditoriums/routes.js';
+import { auditoriumScreenRoutes, showtimeRoutes } from './showtimes/routes.js';
 import { publicRoutes } from './public/routes.js';
 import { opsRoutes } from './ops/routes.js';
 import { installRequestTelemetry, loggingOptions } from '../ops/logging.js';
@@ -76,6 +77,7 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
   // Public calls: login, public session info, join links, player registration.
   authRoutes(app, deps);
   publicRoutes(app, deps);
+  auditoriumScreenRoutes(app, deps);
   opsRoutes(app, deps);
   for (const module of options.publicRoutes ?? []) module(app, deps);
 
@@ -84,7 +86,7 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
     admin.addHook('onRequest', requireAdmin(deps));
     const scoped = admin.withTypeProvider<ZodTypeProvider>() as App;
     for (const module of [
-      sessionRoutes, itemRoutes, questionRoutes, questionTransferRoutes, drawRoutes, playerAdminRoutes, auditoriumRoutes,
+      sessionRoutes, itemRoutes, questionRoutes, questionTransferRoutes, drawRoutes, playerAdminRoutes, auditoriumRoutes, showtimeRoutes,
       ...(options.adminRoutes ?? []),
     ]) {
       module(scoped, deps);

@@ -24,6 +24,8 @@ export interface AppDeps {
   metrics: Metrics;
   /** The dependency checks behind /readyz. */
   readiness: Readiness;
+  /** The time showtimes are judged by (past, upcoming, next); the pre-show scheduler reads the same. */
+  clock: { now(): number };
 }
 
 export type App = FastifyInstance<

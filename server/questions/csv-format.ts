@@ -4,19 +4,9 @@
  * Reading reports every bad row with its line in the file (the header is line 1; a question whose
  * text spans several lines is reported at its first). Pure: text in, rows or an error out.
  */
-import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
-import {
-  CATEGORY_SEPARATOR,
-  checkQuestion,
-  IMPORT_MAX_ROWS,
-  invalidFile,
-  invalidRows,
-  tooManyRows,
-  type ImportedQuestion,
-  type ImportRow,
-  type LineError,
-} from './import-rules.js';
+import { readCsvTable, throwIfInvalid, type CsvRow, type CsvSpec } from '../files/csv-table.js';
+import { CATEGORY_SEPARATOR, checkQuestion, IMPORT_MAX_ROWS, tooManyRows, type ImportedQuestion, type ImportRow } from './import-rules.js';
 
 export const QUESTION_CSV_COLUMNS = [
   'text',
@@ -32,7 +22,6 @@ export const QUESTION_CSV_COLUMNS = [
 type Column = (typeof QUESTION_CSV_COLUMNS)[number];
 const REQUIRED: Column[] = ['text', 'choice_a', 'choice_b', 'choice_c', 'choice_d', 'correct'];
 const LETTERS = ['A', 'B', 'C', 'D'];
-const HEADER_LINE = QUESTION_CSV_COLUMNS.join(',');
 
 // A spreadsheet runs a cell starting with one of these as a formula. The export prefixes such
 // cells with ' (as DESIGN §10 does for results) and the import takes exactly that ' off again,
@@ -75,91 +64,29 @@ export function questionCsvTemplate(): string {
   ]);
 }
 
-interface CsvRecord {
-  record: string[];
-  info: { bytes: number };
-}
+const CSV_SPEC: CsvSpec<Column> = {
+  columns: QUESTION_CSV_COLUMNS,
+  required: REQUIRED,
+  rowNoun: 'question',
+  maxRows: IMPORT_MAX_ROWS,
+  tooManyRows,
+  explainUnknownColumn: (name) => (/^choice_[e-z]$/.test(name) ? `Column ${name}: a question has exactly 4 choices (choice_a to choice_d).` : undefined),
+};
 
 /** Reads a whole file; throws a 400 AppError listing every problem, or returns every question. */
 export function parseQuestionCsv(content: string): ImportRow[] {
-  const bytes = Buffer.from(content.replace(/^\uFEFF/, ''), 'utf8');
-  const lines = new LineCounter(bytes);
-  let records: CsvRecord[];
-  try {
-    records = parse(bytes, { info: true, relax_column_count: true, skip_empty_lines: false }) as unknown as CsvRecord[];
-  } catch (err) {
-    throw quoteError(err, lines);
-  }
-  if (records.length === 0) throw invalidFile(`The file is empty. Its first line must be the header: ${HEADER_LINE}`);
-
-  let start = 0;
-  const located = records.map(({ record, info }) => {
-    const line = lines.lineAt(start);
-    start = info.bytes;
-    return { line, cells: record };
-  });
-  const header = readHeader(located[0]!.cells);
-  const body = located.slice(1);
-  // Blank lines at the very end are the file's ending, not questions.
-  while (body.length > 0 && isBlank(body[body.length - 1]!.cells)) body.pop();
-  if (body.length > IMPORT_MAX_ROWS) throw tooManyRows(body.length);
-
+  const { rows: table, errors } = readCsvTable(content, CSV_SPEC);
   const rows: ImportRow[] = [];
-  const errors: LineError[] = [];
-  for (const { line, cells } of body) {
-    if (isBlank(cells)) {
-      errors.push({ line, message: 'This line is empty. Remove empty lines between questions.' });
-      continue;
-    }
-    if (cells.length !== header.count) {
-      errors.push({
-        line,
-        message: `This line has ${cells.length} cells but the header has ${header.count}. A cell containing a comma must be in double quotes.`,
-      });
-      continue;
-    }
-    const result = readRow(cells, header.index);
-    if ('problems' in result) for (const message of result.problems) errors.push({ line, message });
-    else rows.push({ line, question: result.question });
+  for (const row of table) {
+    const result = readRow(row);
+    if ('problems' in result) for (const message of result.problems) errors.push({ line: row.line, message });
+    else rows.push({ line: row.line, question: result.question });
   }
-  if (errors.length > 0) throw invalidRows(errors, 'line');
+  throwIfInvalid(errors);
   return rows;
 }
 
-function readHeader(cells: string[]): { index: Map<Column, number>; count: number } {
-  const names = cells.map((c) => c.trim().toLowerCase());
-  if (names.length === 1 && /[;\t]/.test(cells[0]!)) {
-    const separator = cells[0]!.includes(';') ? 'semicolons' : 'tabs';
-    throw invalidFile(
-      `The file is separated by ${separator}; save it as comma-separated CSV (in a spreadsheet: "CSV UTF-8 (comma delimited)").`,
-      [{ line: 1, message: `The header is separated by ${separator}, not commas.` }],
-    );
-  }
-  const index = new Map<Column, number>();
-  const errors: LineError[] = [];
-  names.forEach((name, i) => {
-    if (/^choice_[e-z]$/.test(name)) {
-      errors.push({ line: 1, message: `Column ${name}: a question has exactly 4 choices (choice_a to choice_d).` });
-    } else if (!(QUESTION_CSV_COLUMNS as readonly string[]).includes(name)) {
-      errors.push({ line: 1, message: `Unknown column "${cells[i]}". The columns are: ${HEADER_LINE}` });
-    } else if (index.has(name as Column)) {
-      errors.push({ line: 1, message: `Column ${name} appears twice.` });
-    } else {
-      index.set(name as Column, i);
-    }
-  });
-  for (const column of REQUIRED) {
-    if (!index.has(column)) errors.push({ line: 1, message: `Missing column: ${column}. The header must be: ${HEADER_LINE}` });
-  }
-  if (errors.length > 0) throw invalidFile(`The header is not right: ${errors[0]!.message}`, errors);
-  return { index, count: cells.length };
-}
-
-function readRow(cells: string[], index: Map<Column, number>): { question: ImportedQuestion } | { problems: string[] } {
-  const cell = (column: Column): string | undefined => {
-    const i = index.get(column);
-    return i === undefined ? undefined : cells[i];
-  };
+function readRow({ cell }: CsvRow<Column>): { question: ImportedQuestion } | { problems: string[] } {
   const text = (column: Column) => unprotectCell(cell(column) ?? '');
   const problems: string[] = [];
 
@@ -183,39 +110,4 @@ function readRow(cells: string[], index: Map<Column, number>): { question: Impor
   });
   if ('problems' in result) problems.push(...result.problems);
   return problems.length > 0 ? { problems } : result;
-}
-
-const isBlank = (cells: string[]) => cells.every((c) => c.trim() === '');
-
-function quoteError(err: unknown, lines: LineCounter) {
-  const e = err as { code?: string; bytes_records?: number; lines?: number };
-  const line = typeof e.bytes_records === 'number' ? lines.lineAt(e.bytes_records) : (e.lines ?? 1);
-  const message =
-    e.code === 'CSV_QUOTE_NOT_CLOSED'
-      ? 'A double quote (") opens a cell here but is never closed.'
-      : 'A double quote (") inside a cell must be doubled (""), and the cell must be in double quotes.';
-  return invalidRows([{ line, message }], 'line');
-}
-
-/** Line numbers of byte offsets (CRLF, LF or CR each end one line). */
-class LineCounter {
-  private readonly breaks: number[] = [];
-
-  constructor(bytes: Uint8Array) {
-    for (let i = 0; i < bytes.length; i++) {
-      if (bytes[i] === 0x0a || (bytes[i] === 0x0d && bytes[i + 1] !== 0x0a)) this.breaks.push(i);
-    }
-  }
-
-  /** 1-based line of the byte at `offset`: one more than the line breaks before it. */
-  lineAt(offset: number): number {
-    let low = 0;
-    let high = this.breaks.length;
-    while (low < high) {
-      const mid = (low + high) >> 1;
-      if (this.breaks[mid]! < offset) low = mid + 1;
-      else high = mid;
-    }
-    return low + 1;
-  }
 }

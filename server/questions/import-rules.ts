@@ -3,13 +3,12 @@
  * question with messages an operator understands, and the duplicate rule. Pure: no I/O.
  */
 import { z } from 'zod';
-import { AppError } from '../http/errors.js';
+import type { AppError } from '../http/errors.js';
+import { invalidFile } from '../files/csv-table.js';
 import { QUESTION_LIMITS } from '../http/questions/schema.js';
 
 export const IMPORT_MAX_BYTES = 5 * 1024 * 1024;
 export const IMPORT_MAX_ROWS = 10_000;
-/** A file with thousands of bad rows answers with the first ones; the message gives the total. */
-export const IMPORT_MAX_REPORTED_ERRORS = 500;
 
 /** A question as files carry it: the JSON export's entry shape. */
 export interface ImportedQuestion {
@@ -19,11 +18,6 @@ export interface ImportedQuestion {
   points: number;
   timeLimitSeconds: number;
   categories: string[];
-}
-
-export interface LineError {
-  line: number;
-  message: string;
 }
 
 /** One question read from a file, with where it stood (the CSV line, or the JSON entry's position). */
@@ -108,32 +102,8 @@ export function planImport(rows: ImportRow[], bankKeys: Set<string>): ImportPlan
   return { fresh, skipped: rows.length - fresh.length };
 }
 
-/** The file's bytes as text: UTF-8 only (a byte-order mark is fine), anything else said plainly. */
-export function decodeUtf8(bytes: Uint8Array): string {
-  try {
-    return new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(bytes);
-  } catch {
-    throw invalidFile(
-      'The file is not UTF-8 text. In your spreadsheet, save it as "CSV UTF-8 (comma delimited)" and try again.',
-    );
-  }
-}
-
 export function tooManyRows(count: number): AppError {
   return invalidFile(
     `The file has ${count.toLocaleString('en-US')} questions; at most ${IMPORT_MAX_ROWS.toLocaleString('en-US')} can be imported at once. Split it into smaller files.`,
   );
-}
-
-export function invalidFile(message: string, errors: LineError[] = []): AppError {
-  return AppError.badRequest(message, { errors });
-}
-
-/** Every row error at once, so the operator fixes the file in one go. */
-export function invalidRows(errors: LineError[], unit: 'line' | 'entry'): AppError {
-  const count = errors.length;
-  const first = errors[0]!;
-  const where = unit === 'line' ? `Line ${first.line}` : `Entry ${first.line}`;
-  const summary = count === 1 ? `1 problem in the file: ${where}: ${first.message}` : `${count} problems in the file, the first on ${where.toLowerCase()}: ${first.message}`;
-  return invalidFile(`Nothing was imported. ${summary}`, errors.slice(0, IMPORT_MAX_REPORTED_ERRORS));
 }

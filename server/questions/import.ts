@@ -4,7 +4,8 @@
  */
 import type { Store } from '../storage/store.js';
 import { parseQuestionCsv } from './csv-format.js';
-import { decodeUtf8, planImport, textKey, type ImportedQuestion } from './import-rules.js';
+import { decodeUtf8 } from '../files/csv-table.js';
+import { planImport, textKey, type ImportedQuestion } from './import-rules.js';
 import { parseQuestionJson } from './json-format.js';
 
 export type QuestionFileFormat = 'csv' | 'json';

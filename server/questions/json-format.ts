@@ -3,7 +3,8 @@
  * `{ text, choices: [4], correctIndex, points, timeLimitSeconds, categories }`. Errors name the
  * entry's 1-based position. Other keys (an id, createdAt from another tool's dump) are ignored.
  */
-import { checkQuestion, IMPORT_MAX_ROWS, invalidFile, invalidRows, tooManyRows, type ImportedQuestion, type ImportRow, type LineError } from './import-rules.js';
+import { invalidFile, invalidRows, type LineError } from '../files/csv-table.js';
+import { checkQuestion, IMPORT_MAX_ROWS, tooManyRows, type ImportedQuestion, type ImportRow } from './import-rules.js';
 
 export function questionsToJson(questions: ImportedQuestion[]): string {
   const entries = questions.map(({ text, choices, correctIndex, points, timeLimitSeconds, categories }) => ({

@@ -109,17 +109,23 @@ export class SessionLifecycle extends EventEmitter<LifecycleEvents> {
   /** A draft copy: title + " (Copy)", settings, theme, items and media assignments. */
   async duplicate(id: string): Promise<Session> {
     const source = await this.require(id);
+    // Titles are at most 200 characters: shorten the original so the suffix fits.
+    return this.copy(source, { title: `${source.title.slice(0, 200 - COPY_SUFFIX.length)}${COPY_SUFFIX}`, auditoriumId: source.auditoriumId });
+  }
+
+  /** A draft copy of a session under another title (and auditorium): duplicates, and each showtime's pre-show. */
+  async copy(source: Session, as: { title: string; auditoriumId: string | null }): Promise<Session> {
+    const id = source.id;
     const copyId = newId();
     await this.store.db.transaction().execute(async (trx) => {
       await trx
         .insertInto('sessions')
         .values({
           id: copyId,
-          // Titles are at most 200 characters: shorten the original so the suffix fits.
-          title: `${source.title.slice(0, 200 - COPY_SUFFIX.length)}${COPY_SUFFIX}`,
+          title: as.title,
           status: 'draft',
           created_at: nowIso(),
-          auditorium_id: source.auditoriumId,
+          auditorium_id: as.auditoriumId,
           starts_at: null,
           auto_rotate: source.autoRotate ? 1 : 0,
           media_items_per_transition: source.mediaItemsPerTransition,

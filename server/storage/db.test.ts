@@ -1,7 +1,7 @@
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
-import { openDatabase } from './db.js';
-import { createTestDatabase, TEST_DATABASE_URL } from '../testing/databases.js';
+import { MIGRATIONS, openDatabase } from './db.js';
+import { createTestDatabase, DIALECTS, TEST_DATABASE_URL } from '../testing/databases.js';
 
 describe('PostgreSQL start-up beside other schemas', () => {
   it('migrates its own schema while another application creates and drops schemas in the same database', async () => {
@@ -37,4 +37,28 @@ describe('PostgreSQL start-up beside other schemas', () => {
       await churn.end();
     }
   }, 60_000);
+});
+
+describe.each(DIALECTS)('migrations landing out of order on %s', (dialect) => {
+  it('adds 006 to a database that already ran 007, as one made by the previous release did', async () => {
+    const database = await createTestDatabase(dialect);
+    try {
+      const options = { databaseUrl: database.databaseUrl, dataDir: database.dataDir, pgSchema: database.pgSchema };
+      const { '006_showtimes': _missing, ...previousRelease } = MIGRATIONS;
+      const old = await openDatabase(options, previousRelease);
+      expect((await old.db.introspection.getTables()).map((t) => t.name)).not.toContain('showtimes');
+      await old.close();
+      const current = await openDatabase(options);
+      try {
+        const tables = await current.db.introspection.getTables();
+        expect(tables.map((t) => t.name)).toContain('showtimes');
+        // The new columns are there (this select fails without them).
+        expect(await current.db.selectFrom('auditoriums').select(['pre_show_session_id', 'pre_show_lead_minutes', 'pre_show_end_minutes']).execute()).toEqual([]);
+      } finally {
+        await current.close();
+      }
+    } finally {
+      await database.drop();
+    }
+  });
 });

@@ -19,6 +19,7 @@ import pg from 'pg';
 import * as initial from './migrations/001_initial.js';
 import * as media from './migrations/002_media.js';
 import * as cluster from './migrations/004_cluster.js';
+import * as showtimes from './migrations/006_showtimes.js';
 import * as importDraw from './migrations/007_import_draw.js';
 import type { Database } from './schema.js';
 
@@ -39,24 +40,24 @@ export interface OpenDatabaseOptions {
 }
 
 // Migrations live in code so the compiled server needs no files beside it.
-const migrations: Record<string, Migration> = {
+export const MIGRATIONS: Record<string, Migration> = {
   '001_initial': initial,
   '002_media': media,
   '004_cluster': cluster,
+  '006_showtimes': showtimes,
   '007_import_draw': importDraw,
 };
-const provider: MigrationProvider = { getMigrations: async () => migrations };
-
-export async function openDatabase(options: OpenDatabaseOptions): Promise<DatabaseHandle> {
+/** Opens and migrates to the latest schema (`migrations`: tests pass an older release's set). */
+export async function openDatabase(options: OpenDatabaseOptions, migrations: Record<string, Migration> = MIGRATIONS): Promise<DatabaseHandle> {
+  const provider: MigrationProvider = { getMigrations: async () => migrations };
   const handle = options.databaseUrl ? openPostgres(options.databaseUrl, options.pgSchema) : openSqlite(options.dataDir);
   try {
     // On PostgreSQL the migration bookkeeping lives in our own schema: Kysely otherwise looks for its
     // tables across every schema and trips over another application's (or another test run's).
     const migrationTableSchema = handle.dialect === 'postgres' ? (options.pgSchema ?? 'public') : undefined;
-    // Numbers are reserved per feature (003-006 land after 007 exists): a database that has 007
-    // must still take a lower number added later.
-    const migrator = new Migrator({ db: handle.db, provider, migrationTableSchema, allowUnorderedMigrations: true });
-    const { error, results } = await migrator.migrateToLatest();
+    // Numbers were reserved per feature and land in any order (007 shipped before 003–006), so a
+    // database may already hold a later one than a migration it lacks: run the missing ones.
+    const { error, results } = await new Migrator({ db: handle.db, provider, migrationTableSchema, allowUnorderedMigrations: true }).migrateToLatest();
     if (error) {
       const failed = results?.find((r) => r.status === 'Error')?.migrationName;
       throw new Error(`Database migration ${failed ?? ''} failed: ${(error as Error).message ?? error}`);

@@ -27,6 +27,29 @@ export interface AuditoriumTable {
   id: string;
   name: string;
   created_at: string;
+  /** The session copied for each showtime's pre-show; null: no pre-shows. */
+  pre_show_session_id: ColumnType<string | null, string | null | undefined, string | null>;
+  pre_show_lead_minutes: ColumnType<number, number | undefined, number>;
+  pre_show_end_minutes: ColumnType<number, number | undefined, number>;
+}
+
+export type PreShowState = 'pending' | 'live' | 'done' | 'skipped';
+
+export interface ShowtimeTable {
+  id: string;
+  auditorium_id: string;
+  title: string;
+  /** UTC ISO-8601. */
+  starts_at: string;
+  /** The offset the time was written with (its local wall time names the pre-show). */
+  utc_offset_minutes: number;
+  created_at: string;
+  pre_show_state: ColumnType<PreShowState, PreShowState | undefined, PreShowState>;
+  session_id: ColumnType<string | null, string | null | undefined, string | null>;
+  pre_show_ends_at: ColumnType<string | null, string | null | undefined, string | null>;
+  claimed_at: ColumnType<string | null, string | null | undefined, string | null>;
+  claimed_by: ColumnType<string | null, string | null | undefined, string | null>;
+  note: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface SessionTable {
@@ -157,6 +180,7 @@ export interface Database {
   admin_tokens: AdminTokenTable;
   settings: SettingTable;
   auditoriums: AuditoriumTable;
+  showtimes: ShowtimeTable;
   sessions: SessionTable;
   questions: QuestionTable;
   session_items: SessionItemTable;

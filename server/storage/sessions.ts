@@ -65,6 +65,22 @@ export class SessionRepository {
     return rows.map(toSession);
   }
 
+  /**
+   * The session live in an auditorium (what its screen shows): a showtime's pre-show first, else
+   * the most recently created one started by hand.
+   */
+  async liveInAuditorium(auditoriumId: string): Promise<string | null> {
+    const rows = await this.db
+      .selectFrom('sessions')
+      .leftJoin('showtimes', (join) => join.onRef('showtimes.session_id', '=', 'sessions.id').on('showtimes.pre_show_state', '=', 'live'))
+      .select(['sessions.id', 'sessions.created_at', 'showtimes.id as showtime_id'])
+      .where('sessions.auditorium_id', '=', auditoriumId)
+      .where('sessions.status', '=', 'live')
+      .execute();
+    rows.sort((a, b) => Number(b.showtime_id !== null) - Number(a.showtime_id !== null) || b.created_at.localeCompare(a.created_at));
+    return rows[0]?.id ?? null;
+  }
+
   async create(input: SessionInput, status: SessionStatus, theme: Theme = {}): Promise<Session> {
     const row = {
       id: newId(),

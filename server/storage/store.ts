@@ -9,6 +9,7 @@ import { QuestionRepository } from './questions.js';
 import { ScoreRepository } from './scores.js';
 import { SessionRepository } from './sessions.js';
 import { SettingsRepository } from './settings.js';
+import { ShowtimeRepository } from './showtimes.js';
 
 /** Every repository over one database connection. */
 export class Store {
@@ -22,6 +23,7 @@ export class Store {
   readonly scores: ScoreRepository;
   readonly sessions: SessionRepository;
   readonly settings: SettingsRepository;
+  readonly showtimes: ShowtimeRepository;
 
   constructor(readonly handle: DatabaseHandle) {
     const db = handle.db;
@@ -35,6 +37,7 @@ export class Store {
     this.scores = new ScoreRepository(db);
     this.sessions = new SessionRepository(db);
     this.settings = new SettingsRepository(db);
+    this.showtimes = new ShowtimeRepository(db);
   }
 
   get db() {

@@ -8,6 +8,7 @@ export const keys = {
   sessionQuestions: (id: string) => ['/api/admin/sessions', id, 'questions'] as const,
   sessionMedia: (id: string) => ['/api/admin/sessions', id, 'media'] as const,
   auditoriums: ['/api/admin/auditoriums'] as const,
+  showtimes: (auditoriumId: string) => ['/api/admin/auditoriums', auditoriumId, 'showtimes'] as const,
   questions: ['/api/admin/questions'] as const,
   questionsFor: (sessionId?: string) => ['/api/admin/questions', { sessionId }] as const,
   players: ['/api/admin/players'] as const,

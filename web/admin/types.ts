@@ -6,6 +6,7 @@ export type {
   Player,
   Question,
   Session,
+  Showtime,
   SessionItem,
   SessionMediaLink,
   SessionQuestionLink,

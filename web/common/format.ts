@@ -17,3 +17,34 @@ export function formatDateTime(iso: string | null | undefined): string {
 export function plural(count: number, singular: string, pluralForm = `${singular}s`): string {
   return `${count} ${count === 1 ? singular : pluralForm}`;
 }
+
+/** 19:30: a time of day in this browser's local time. */
+export function clockTime(iso: string): string {
+  return new Date(iso).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' });
+}
+
+/** "Today 19:30", "Tomorrow 14:00", "Sat 28 Nov 19:30" (with the year when not this one), in this browser's local time. */
+export function showingTime(iso: string, today = new Date()): string {
+  const at = new Date(iso);
+  const time = clockTime(iso);
+  const dayStart = (d: Date) => new Date(d.getFullYear(), d.getMonth(), d.getDate()).getTime();
+  const days = Math.round((dayStart(at) - dayStart(today)) / 86_400_000);
+  if (days === 0) return `Today ${time}`;
+  if (days === 1) return `Tomorrow ${time}`;
+  const year = at.getFullYear() === today.getFullYear() ? {} : { year: 'numeric' as const };
+  return `${at.toLocaleDateString(undefined, { weekday: 'short', day: 'numeric', month: 'short', ...year })} ${time}`;
+}
+
+/**
+ * A datetime-local value ("2026-11-23T19:30") as ISO-8601 with this browser's offset
+ * ("2026-11-23T19:30:00+01:00"): the time as the operator typed it, with its time zone.
+ */
+export function withLocalOffset(datetimeLocal: string): string | null {
+  const date = new Date(datetimeLocal);
+  if (Number.isNaN(date.getTime())) return null;
+  const offset = -date.getTimezoneOffset();
+  const sign = offset < 0 ? '-' : '+';
+  const pad = (n: number) => String(Math.floor(Math.abs(n))).padStart(2, '0');
+  const seconds = datetimeLocal.length === 16 ? ':00' : '';
+  return `${datetimeLocal}${seconds}${sign}${pad(offset / 60)}:${pad(offset % 60)}`;
+}

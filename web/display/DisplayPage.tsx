@@ -27,6 +27,11 @@ import './display.css';
  */
 export default function DisplayPage() {
   const { sessionId } = useParams<{ sessionId: string }>();
+  return <SessionDisplay sessionId={sessionId} />;
+}
+
+/** One session's display: the page above, and the auditorium screen while a session is live there. */
+export function SessionDisplay({ sessionId }: { sessionId: string }) {
   const info = usePublicSession(sessionId);
   const loaded = info.state === 'ready' ? info.session : null;
   const { live, status, clock, closed } = useDisplayFeed(sessionId, loaded !== null);
@@ -68,7 +73,7 @@ function DisplayBody({ theme, live, session, joinUrl }: { theme: ResolvedTheme; 
 }
 
 /** The full-screen themed canvas: background colour or image, with the theme's overlay on the image. */
-function ThemedScreen({ theme, children }: { theme: ResolvedTheme; children: ReactNode }) {
+export function ThemedScreen({ theme, children }: { theme: ResolvedTheme; children: ReactNode }) {
   return (
     <div
       className="mq-display relative h-screen w-screen overflow-hidden bg-cover bg-center"
@@ -103,7 +108,7 @@ function ConnectionBadge({ status }: { status: SocketStatus }) {
 }
 
 /** Sizes the rem to the screen while the display is open (see DISPLAY_ROOT_FONT_SIZE). */
-function useScreenSizedRem(): void {
+export function useScreenSizedRem(): void {
   useEffect(() => {
     const root = document.documentElement;
     const previous = root.style.fontSize;

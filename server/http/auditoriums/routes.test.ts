@@ -18,11 +18,19 @@ describe.each(DIALECTS)('auditoriums on %s', (dialect) => {
   it('creates an auditorium with a trimmed name and lists them oldest first', async () => {
     const res = await api.post('/api/admin/auditoriums', { name: '  Screen 1  ' });
     expect(res.status).toBe(201);
-    expect(res.body).toEqual({ id: expect.any(String), name: 'Screen 1', createdAt: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/) });
+    expect(res.body).toEqual({
+      id: expect.any(String),
+      name: 'Screen 1',
+      createdAt: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/),
+      // Pre-show settings (DESIGN §13) with their defaults.
+      preShowSessionId: null,
+      preShowLeadMinutes: 20,
+      preShowEndMinutes: 2,
+    });
     await new Promise((r) => setTimeout(r, 5));
     const second = (await api.post('/api/admin/auditoriums', { name: 'IMAX' })).body;
     const all = await list();
-    for (const a of all) expect(Object.keys(a).sort()).toEqual(['createdAt', 'id', 'name']);
+    for (const a of all) expect(Object.keys(a).sort()).toEqual(['createdAt', 'id', 'name', 'preShowEndMinutes', 'preShowLeadMinutes', 'preShowSessionId']);
     expect(all.map((a) => a.id)).toEqual([res.body.id, second.id]);
     expect(all[0]).toEqual(res.body);
   });

@@ -1,7 +1,6 @@
 import { z } from 'zod';
-import type { FastifyError } from 'fastify';
-import type { App, RouteModule } from '../context.js';
-import { AppError } from '../errors.js';
+import type { RouteModule } from '../context.js';
+import { fileBytes, registerFileRoutes } from '../file-upload.js';
 import { questionCsvTemplate, questionsToCsv } from '../../questions/csv-format.js';
 import { importQuestions } from '../../questions/import.js';
 import { IMPORT_MAX_BYTES, IMPORT_MAX_ROWS } from '../../questions/import-rules.js';
@@ -45,16 +44,8 @@ export const questionTransferRoutes: RouteModule = (app, { store }) => {
     },
   );
 
-  // Its own scope: the body is the file's raw bytes whatever its content type, up to 5 MB.
-  void app.register(async (scope) => {
-    const files = scope as App;
-    files.removeAllContentTypeParsers();
-    files.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: IMPORT_MAX_BYTES }, (_request, body, done) => done(null, body));
-    files.setErrorHandler((error: FastifyError) => {
-      // Rethrown errors reach the app's handler, which words them as { message }.
-      if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') throw AppError.tooLarge(TOO_LARGE);
-      throw error;
-    });
+  // The body is the file's raw bytes whatever its content type, up to 5 MB.
+  registerFileRoutes(app, IMPORT_MAX_BYTES, TOO_LARGE, (files) => {
     files.post(
       '/api/admin/questions/import',
       {
@@ -68,12 +59,7 @@ export const questionTransferRoutes: RouteModule = (app, { store }) => {
             '(questions: the preview, on a dry run only). Any bad row: 400 { message, errors: [{ line, message }] } and nothing is stored.',
         },
       },
-      async (request) => {
-        const body = request.body;
-        const bytes = Buffer.isBuffer(body) ? body : Buffer.alloc(0);
-        if (bytes.length === 0) throw AppError.badRequest('The file is empty.', { errors: [] });
-        return importQuestions(store, bytes, request.query.format, request.query.dryRun);
-      },
+      async (request) => importQuestions(store, fileBytes(request.body), request.query.format, request.query.dryRun),
     );
   });
 };

@@ -1,14 +1,13 @@
 import { useState, type FormEvent } from 'react';
-import { Plus, Theater } from 'lucide-react';
+import { Plus } from 'lucide-react';
 import { api } from '../../common/api';
-import { formatDate } from '../../common/format';
 import { Button } from '../../common/ui/Button';
-import { Card } from '../../common/ui/Card';
 import { Input, Label } from '../../common/ui/Field';
 import { keys, useAuditoriums } from '../queries';
 import { AppDialog } from '../ui/Dialog';
 import { EmptyState, LoadError, LoadingText, TabHeader } from '../ui/TabHeader';
 import { useAdminMutation } from '../useAdminMutation';
+import { AuditoriumPanel } from './AuditoriumPanel';
 
 export function AuditoriumsTab() {
   const auditoriums = useAuditoriums();
@@ -36,7 +35,7 @@ export function AuditoriumsTab() {
     <section>
       <TabHeader
         title="Auditoriums"
-        subtitle="The screens and halls sessions run in"
+        subtitle="The screens and halls sessions run in, with their showtimes and pre-shows"
         action={
           <Button onClick={() => setOpen(true)}>
             <Plus aria-hidden />
@@ -51,17 +50,9 @@ export function AuditoriumsTab() {
       ) : auditoriums.data.length === 0 ? (
         <EmptyState>No auditoriums yet. Create your first auditorium!</EmptyState>
       ) : (
-        <div className="grid gap-3 md:grid-cols-2 xl:grid-cols-3">
+        <div className="grid gap-3">
           {auditoriums.data.map((a) => (
-            <Card key={a.id} className="flex items-center gap-3 p-4" role="article" aria-label={`Auditorium ${a.name}`}>
-              <span className="flex size-10 shrink-0 items-center justify-center rounded-lg bg-secondary/15">
-                <Theater className="size-5 text-indigo-300" aria-hidden />
-              </span>
-              <div className="min-w-0">
-                <p className="truncate font-semibold">{a.name}</p>
-                <p className="text-xs text-muted">Created {formatDate(a.createdAt)}</p>
-              </div>
-            </Card>
+            <AuditoriumPanel key={a.id} auditorium={a} />
           ))}
         </div>
       )}

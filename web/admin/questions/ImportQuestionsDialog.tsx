@@ -107,7 +107,8 @@ export function ImportQuestionsDialog({ open, onClose }: { open: boolean; onClos
   );
 }
 
-function ImportErrors({ failure }: { failure: ImportFailure }) {
+/** An import's refusal: its message and every problem with its line (the question and showtime imports). */
+export function ImportErrors({ failure }: { failure: ImportFailure }) {
   return (
     <div className="grid gap-2" data-testid="import-errors">
       <p role="alert" className="font-semibold text-red-300">

@@ -44,21 +44,25 @@ export async function downloadAdminFile(url: string, fileName: string): Promise<
   setTimeout(() => URL.revokeObjectURL(link.href), 10_000);
 }
 
-/** Sends the file's bytes as they are: the server checks the encoding and reports lines. */
-export async function postQuestionFile(file: File, dryRun: boolean): Promise<ImportResult> {
-  const format = formatOfFile(file.name);
-  const response = await fetch(`/api/admin/questions/import?format=${format}&dryRun=${dryRun}`, {
+/** Sends a file's bytes as they are to an import route: the server checks the encoding and reports lines. */
+export async function postAdminFile<T>(url: string, file: File, contentType = 'text/csv'): Promise<T> {
+  const response = await fetch(url, {
     method: 'POST',
-    headers: { ...authHeaders(), 'Content-Type': format === 'json' ? 'application/json' : 'text/csv' },
+    headers: { ...authHeaders(), 'Content-Type': contentType },
     body: file,
     credentials: 'include',
   });
   const text = await response.text().catch(() => '');
   if (!response.ok) throw new HttpError(response.status, text, response.statusText);
-  return JSON.parse(text) as ImportResult;
+  return JSON.parse(text) as T;
 }
 
-/** The import's refusal (400 with line errors, 413 too large), or a plain message for anything else. */
+export function postQuestionFile(file: File, dryRun: boolean): Promise<ImportResult> {
+  const format = formatOfFile(file.name);
+  return postAdminFile<ImportResult>(`/api/admin/questions/import?format=${format}&dryRun=${dryRun}`, file, format === 'json' ? 'application/json' : 'text/csv');
+}
+
+/** An import's refusal (400/409 with line errors, 413 too large), or a plain message for anything else. */
 export function importFailure(error: unknown): ImportFailure {
   if (error instanceof HttpError) {
     try {

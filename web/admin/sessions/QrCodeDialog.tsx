@@ -53,7 +53,7 @@ export function QrCodeDialog({ open, session, onClose }: Props) {
 }
 
 /** 300 px canvas, margin 2 modules, black on white (SPEC §9). Drawing failures are only logged (SPEC §8). */
-function QrCanvas({ text }: { text: string }) {
+export function QrCanvas({ text }: { text: string }) {
   const canvasRef = useRef<HTMLCanvasElement>(null);
   useEffect(() => {
     if (!canvasRef.current) return;
