@@ -32,7 +32,7 @@ describe('live controls', () => {
     expect(await card().getByText('Live Controls', { exact: true }).count()).toBe(0);
     await card().getByRole('button', { name: 'Start' }).click();
     await expectToast(page, 'Session started');
-    await card().getByText('Connected').waitFor();
+    await card().getByText('Connected', { exact: true }).waitFor();
     await counter().filter({ hasText: 'Question 1 of 2' }).waitFor();
     expect(await card().getByRole('button', { name: 'Pause' }).isVisible()).toBe(true);
     expect(await autoPlay().getAttribute('aria-checked')).toBe('true');
@@ -75,10 +75,10 @@ describe('live controls', () => {
 
   it('shows when it is offline and reconnects by itself', async () => {
     await page.context().setOffline(true);
-    await card().getByText('Offline').waitFor();
+    await card().getByText('Offline', { exact: true }).waitFor();
     expect(await card().getByRole('button', { name: 'Next Question' }).isDisabled()).toBe(true);
     await page.context().setOffline(false);
-    await card().getByText('Connected').waitFor();
+    await card().getByText('Connected', { exact: true }).waitFor();
     expect(await card().getByRole('button', { name: 'Next Question' }).isEnabled()).toBe(true);
   });
 

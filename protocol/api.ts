@@ -169,3 +169,55 @@ export interface PrizeDraw {
   prize: string;
   minScore: number | null;
 }
+
+/** One row of a session's full leaderboard (DESIGN §10): everyone who answered, highest first. */
+export interface ResultsLeaderboardEntry {
+  /** 1-based; the same total shares a rank (1, 2, 2, 4). */
+  rank: number;
+  player: { id: string; name: string; email: string };
+  pointsTotal: number;
+  /** Answers given in this session, and how many were right. */
+  answered: number;
+  correct: number;
+}
+
+/** Per question of a session: how often it was asked and how the room answered. */
+export interface QuestionResults {
+  questionId: string;
+  text: string;
+  askings: number;
+  answers: number;
+  correct: number;
+  /** Average time to answer, in ms; null when nobody answered. */
+  averageMs: number | null;
+  /** Answers per choice, [A, B, C, D]. */
+  distribution: number[];
+  /** Index 0–3 of the right choice (the admin's view of the results). */
+  correctIndex: number;
+  choices: string[];
+}
+
+export interface SessionResults {
+  session: { id: string; title: string; status: SessionStatus };
+  leaderboard: ResultsLeaderboardEntry[];
+  questions: QuestionResults[];
+}
+
+/** One player's answers in one session, in the order they were given. */
+export interface PlayerAnswerRow {
+  questionId: string;
+  text: string;
+  asking: number;
+  selectedIndex: number;
+  /** The chosen answer's text. */
+  choice: string;
+  isCorrect: boolean;
+  pointsEarned: number;
+  answerMs: number;
+  answeredAt: string;
+}
+
+export interface PlayerResults {
+  player: { id: string; name: string; email: string };
+  answers: PlayerAnswerRow[];
+}

@@ -92,6 +92,8 @@ export interface QuestionEndMessage {
   type: 'question_end';
   questionId: string;
   correctIndex: number;
+  /** Answers per choice, [A, B, C, D]: the room's split for the reveal. */
+  distribution: number[];
 }
 
 export interface LeaderboardUpdateMessage {
@@ -108,6 +110,33 @@ export interface AnswerResultMessage {
   isCorrect: boolean;
   pointsEarned: number;
   newScore: number;
+  /** 1-based place among everyone ranked; players with the same total share a place (1, 2, 2, 4). */
+  rank: number;
+  /** How many players are ranked (everyone who has answered in this session). */
+  players: number;
+  /** Points still needed to reach the next place up; null for a player in first place. */
+  pointsToNextPlace: number | null;
+}
+
+/**
+ * How many phones have answered the open question, for admins and displays only (never phones):
+ * at most 4 a second per session while the question runs, and once when it ends (DESIGN §10).
+ */
+export interface AnswerProgressMessage {
+  type: 'answer_progress';
+  questionId: string;
+  answered: number;
+  /** Phones in the game now (players with an open socket). */
+  players: number;
+}
+
+/** Who is in the room, for admins only: sent when it changes, at most 4 a second per session. */
+export interface PresenceMessage {
+  type: 'presence';
+  /** Phones in the game now (players with an open socket). */
+  players: number;
+  /** Display screens connected. */
+  displays: number;
 }
 
 /** Sent to the answering player (all their sockets) when an answer is taken: the lock is real. */
@@ -147,6 +176,8 @@ export type ServerMessage =
   | LeaderboardUpdateMessage
   | AnswerResultMessage
   | AnswerAcceptedMessage
+  | AnswerProgressMessage
+  | PresenceMessage
   | ErrorMessage;
 
 export type ServerMessageType = ServerMessage['type'];

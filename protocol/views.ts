@@ -67,6 +67,8 @@ export interface LeaderboardEntry {
 export interface RevealView {
   questionId: string;
   correctIndex: number;
+  /** Answers per choice, [A, B, C, D] (the same as `question_end`'s). */
+  distribution: number[];
 }
 
 /** The fields every role's `session_state` shares. */

@@ -107,7 +107,7 @@ describe('auto-play', () => {
     const second = game.answer('ann', 'q1', 1); // half-way: 75
     expect(effectsOf(second, 'saveAnswer')[0]).toMatchObject({ asking: 2, answer: { pointsEarned: 75 } });
     expect(messagesOf(second, 'answer_result')).toEqual([
-      { type: 'answer_result', playerId: 'ann', questionId: 'q1', isCorrect: true, pointsEarned: 75, newScore: 175 },
+      { type: 'answer_result', playerId: 'ann', questionId: 'q1', isCorrect: true, pointsEarned: 75, newScore: 175, rank: 1, players: 1, pointsToNextPlace: null },
     ]);
   });
 });
@@ -154,7 +154,7 @@ describe('pause, resume and next', () => {
     game.answer('ann', 'q1', 1);
     const next = game.dispatch({ type: 'admin_next_question', connectionId: 'admin-1' });
     const types = next.flatMap((e) => (e.kind === 'broadcast' || e.kind === 'send' ? [e.message.type] : []));
-    expect(types).toEqual(['answer_result', 'question_end', 'leaderboard_update', 'session_state', 'session_state']);
+    expect(types).toEqual(['answer_result', 'answer_progress', 'question_end', 'leaderboard_update', 'session_state', 'session_state']);
     expect(messagesOf(next, 'answer_result')[0]).toMatchObject({ playerId: 'ann', pointsEarned: 75, newScore: 75 });
     expect(effectsOf(next, 'saveScores')).toHaveLength(1);
     expect(position(game)).toBe('slide@1');

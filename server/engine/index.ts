@@ -31,3 +31,4 @@ export { pointsForCorrectAnswer, compareStandings, LEADERBOARD_SIZE } from './sc
 export { buildLeaderboard, rankEveryone, rerank, ranksOf, topOf, type Standings } from './standings.js';
 export { REVEAL_MS, SLIDE_MS, NO_MEDIA_MS, TICK_MS, DEFAULT_MEDIA_DURATION_SECONDS, mediaRunMs } from './timing.js';
 export { PMap } from './pmap.js';
+export { PROGRESS_INTERVAL_MS, distributionOf, insightOnConnect, placeOf, presenceMessage, progressMessage } from './insight.js';

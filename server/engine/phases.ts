@@ -13,7 +13,8 @@ import type { EngineState, Effect, Phase } from './types.js';
 import { PMap } from './pmap.js';
 import { adoptPendingProgram } from './program.js';
 import { applyAnswers } from './scoring.js';
-import { rerank, topOf } from './standings.js';
+import { distributionOf, finalProgress, placeOf, progressMessage } from './insight.js';
+import { ranksOf, rerank, topOf } from './standings.js';
 import {
   REVEAL_MS,
   SLIDE_MS,
@@ -67,6 +68,13 @@ export function enterItem(state: EngineState, index: number, nowMs: number, out:
     }
   }
   broadcastState(next, nowMs, out);
+  // Live Controls and displays start the new question's count at 0 of everyone connected.
+  const progress = progressMessage(next);
+  if (progress && next.phase.kind === 'question' && item.itemType === 'question') {
+    out.push({ kind: 'broadcast', to: 'screens', message: progress });
+    // After the broadcasts: the room writes it with the step's commit, once everyone has the question.
+    out.push({ kind: 'saveAsking', sessionId: state.program.sessionId, asking: next.phase.asking, questionId: item.question.id, atMs: nowMs });
+  }
   return next;
 }
 
@@ -116,7 +124,10 @@ export function closeQuestion(state: EngineState, nowMs: number, out: Out): Engi
   const leaderboard = standings === state.standings ? state.leaderboard : topOf(standings, scores);
 
   if (writes.length > 0) out.push({ kind: 'saveScores', sessionId: state.program.sessionId, scores: writes });
+  // One pass over everyone per question, only when someone answered (each needs their place).
+  const ranks = applied.length > 0 ? ranksOf(standings, scores) : new Map<string, number>();
   for (const { playerId, answer, newScore } of applied) {
+    const { rank, pointsToNextPlace } = placeOf(playerId, ranks, standings, scores);
     out.push({
       kind: 'send',
       playerId,
@@ -127,13 +138,18 @@ export function closeQuestion(state: EngineState, nowMs: number, out: Out): Engi
         isCorrect: answer.isCorrect,
         pointsEarned: answer.pointsEarned,
         newScore,
+        rank,
+        players: standings.length,
+        pointsToNextPlace,
       },
     });
   }
+  finalProgress(state, out);
+  const distribution = distributionOf(phase.answers);
   out.push({
     kind: 'broadcast',
     to: 'all',
-    message: { type: 'question_end', questionId: question.id, correctIndex: question.correctIndex },
+    message: { type: 'question_end', questionId: question.id, correctIndex: question.correctIndex, distribution },
   });
   out.push({ kind: 'broadcast', to: 'all', message: { type: 'leaderboard_update', leaderboard } });
 
@@ -142,6 +158,7 @@ export function closeQuestion(state: EngineState, nowMs: number, out: Out): Engi
     itemIndex: phase.itemIndex,
     asking: phase.asking,
     answers: phase.answers,
+    distribution,
     startedAtMs: nowMs,
     endsAtMs: nowMs + REVEAL_MS,
   };
@@ -178,7 +195,19 @@ export function skipToNextItem(state: EngineState, nowMs: number, out: Out): Eng
   return enterNextItem(current, itemIndex, nowMs, out);
 }
 
-/** When the runner should call back with a `timer` event; null when nothing is timed. */
+/**
+ * When the runner should call back with a `timer` event; null when nothing is timed: the
+ * phase's next tick or end (live sessions only), or a throttled insight update (any session:
+ * Live Controls count phones joining before the start too).
+ */
+export function wakeAtOf(state: EngineState): number | null {
+  const phaseWake = state.status === 'live' ? nextWakeAt(state.phase) : null;
+  const insightWake = state.insight.dueAtMs;
+  if (phaseWake === null) return insightWake;
+  return insightWake === null ? phaseWake : Math.min(phaseWake, insightWake);
+}
+
+/** The phase's own next tick or end; null when nothing is timed. */
 export function nextWakeAt(phase: Phase): number | null {
   switch (phase.kind) {
     case 'question':

@@ -45,7 +45,7 @@ describe('a question', () => {
     expect(ticks.at(-1)!.message).toMatchObject({ timeRemaining: 1 });
     expect(ticks.every((t) => t.to === 'all')).toBe(true);
     const end = game.messages('question_end');
-    expect(end).toEqual([{ atMs: T0 + 20_000, to: 'all', message: { type: 'question_end', questionId: 'q1', correctIndex: 1 } }]);
+    expect(end).toEqual([{ atMs: T0 + 20_000, to: 'all', message: { type: 'question_end', questionId: 'q1', correctIndex: 1, distribution: [0, 0, 0, 0] } }]);
     expect(game.phase).toBe('reveal');
   });
 
@@ -93,9 +93,11 @@ describe('a question', () => {
   it('sends answer_result, then question_end, then leaderboard_update', () => {
     const game = startQuiz();
     game.answer('ann', 'q1', 1);
-    const atEnd = game.advance(20_000).filter((e) => e.kind === 'broadcast' || e.kind === 'send');
+    game.advance(1_000); // the throttled progress update for ann's answer goes out meanwhile
+    const atEnd = game.advance(19_000).filter((e) => e.kind === 'broadcast' || e.kind === 'send');
     const order = atEnd.map((e) => (e.kind === 'broadcast' || e.kind === 'send' ? e.message.type : ''));
-    expect(order.filter((t) => t !== 'timer_tick')).toEqual(['answer_result', 'question_end', 'leaderboard_update']);
+    // answer_progress (the final count, to admins and displays) comes before the answer is named.
+    expect(order.filter((t) => t !== 'timer_tick')).toEqual(['answer_result', 'answer_progress', 'question_end', 'leaderboard_update']);
     expect(messagesOf(atEnd, 'leaderboard_update')[0].leaderboard).toEqual([
       { player: { id: 'ann', name: 'Ann' }, score: { pointsTotal: 100 } },
     ]);

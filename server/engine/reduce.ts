@@ -10,7 +10,8 @@ import { ERROR_CODES, type ErrorCode, errorMessage } from '../../protocol/index.
 import type { EngineEvent, EngineState, Effect, ReduceResult } from './types.js';
 import { playerConnected, playerDisconnected, submitAnswer } from './answers.js';
 import { everyoneAnswered, expirePresence, presenceWakeAt } from './presence.js';
-import { type Out, broadcastState, closeQuestion, enterItem, enterNextItem, nextWakeAt, runDueTimers, skipToNextItem } from './phases.js';
+import { type Out, broadcastState, closeQuestion, enterItem, enterNextItem, runDueTimers, skipToNextItem, wakeAtOf as phaseWakeAt } from './phases.js';
+import { insightChanged, sendDueInsight } from './insight.js';
 import { remapItemIndex } from './program.js';
 import { sameSnapshot, sameSnapshotInputs, toLiveSnapshot } from './snapshot.js';
 import { adminView, audienceView } from './views.js';
@@ -30,13 +31,17 @@ function handle(state: EngineState, event: EngineEvent, nowMs: number, out: Out)
     case 'stop':
       return stop(state, nowMs, out);
     case 'timer':
-      return state.status === 'live' ? settlePresence(runDueTimers(state, nowMs, out), nowMs, out) : state;
+      return sendDueInsight(state.status === 'live' ? settlePresence(runDueTimers(state, nowMs, out), nowMs, out) : state, nowMs, out);
     case 'player_connected':
-      return playerConnected(state, event.playerId, event.name);
+      return countsChanged(state, playerConnected(state, event.playerId, event.name), nowMs, out);
     case 'player_disconnected':
-      return playerDisconnected(state, event.playerId, nowMs, out);
+      return countsChanged(state, playerDisconnected(state, event.playerId, nowMs, out), nowMs, out);
+    case 'display_connected':
+      return insightChanged({ ...state, displays: state.displays + 1 }, nowMs, out);
+    case 'display_disconnected':
+      return insightChanged({ ...state, displays: Math.max(0, state.displays - 1) }, nowMs, out);
     case 'submit_answer':
-      return submitAnswer(state, event, nowMs, out);
+      return countsChanged(state, submitAnswer(state, event, nowMs, out), nowMs, out);
     case 'admin_next_question':
       if (!requireLive(state, event.connectionId, out)) return state;
       if (state.program.items.length === 0) {
@@ -53,6 +58,19 @@ function handle(state: EngineState, event: EngineEvent, nowMs: number, out: Out)
     case 'program_changed':
       return programChanged(state, event.program, nowMs, out);
   }
+}
+
+/**
+ * Phones in the game or answers in changed: admins and displays hear of it (throttled). A second
+ * tab of the same player, or a refused answer, changes no count and costs nothing.
+ */
+function countsChanged(before: EngineState, after: EngineState, nowMs: number, out: Out): EngineState {
+  if (after.presence.connections.size === before.presence.connections.size && answeredCount(after) === answeredCount(before)) return after;
+  return insightChanged(after, nowMs, out);
+}
+
+function answeredCount(state: EngineState): number {
+  return state.phase.kind === 'question' ? state.phase.answers.size : -1;
 }
 
 /**
@@ -117,11 +135,13 @@ function settlePresence(state: EngineState, nowMs: number, out: Out): EngineStat
   return everyoneAnswered(next, nowMs) ? closeQuestion(next, nowMs, out) : next;
 }
 
-/** The one wake-up a state needs: its phase's next timer, or sooner when an absent player stops counting. */
+/**
+ * The one wake-up a state needs: its phase's next timer or a throttled insight update
+ * (phases.ts), or sooner when an absent player stops counting.
+ */
 function wakeAtOf(state: EngineState): number | null {
-  if (state.status !== 'live') return null;
-  const phaseWake = nextWakeAt(state.phase);
-  const presenceWake = presenceWakeAt(state);
+  const phaseWake = phaseWakeAt(state);
+  const presenceWake = state.status === 'live' ? presenceWakeAt(state) : null;
   if (presenceWake === null) return phaseWake;
   return phaseWake === null ? presenceWake : Math.min(phaseWake, presenceWake);
 }

@@ -72,8 +72,8 @@ describe('resuming after a restart', () => {
     game.advance(3_000); // bob answers at 15 s: 100 × (1 − 15/40) = 62.5 → 63; everyone has answered
     const end = game.answer('bob', 'q1', 1);
     expect(messagesOf(end, 'answer_result')).toEqual([
-      { type: 'answer_result', playerId: 'ann', questionId: 'q1', isCorrect: true, pointsEarned: 88, newScore: 88 },
-      { type: 'answer_result', playerId: 'bob', questionId: 'q1', isCorrect: true, pointsEarned: 63, newScore: 63 },
+      { type: 'answer_result', playerId: 'ann', questionId: 'q1', isCorrect: true, pointsEarned: 88, newScore: 88, rank: 1, players: 2, pointsToNextPlace: null },
+      { type: 'answer_result', playerId: 'bob', questionId: 'q1', isCorrect: true, pointsEarned: 63, newScore: 63, rank: 2, players: 2, pointsToNextPlace: 25 },
     ]);
   });
 
@@ -99,7 +99,7 @@ describe('resuming after a restart', () => {
     expect(game.wakeAtMs).toBe(T0 + 20_000);
     const first = game.advance(0);
     expect(messagesOf(first, 'answer_result')).toMatchObject([{ playerId: 'ann', pointsEarned: 88 }]);
-    expect(messagesOf(first, 'question_end')).toEqual([{ type: 'question_end', questionId: 'q1', correctIndex: 1 }]);
+    expect(messagesOf(first, 'question_end')).toEqual([{ type: 'question_end', questionId: 'q1', correctIndex: 1, distribution: [0, 1, 0, 0] }]);
     // The reveal is not swallowed: it starts now and lasts its 5 s.
     expect(game.state.phase).toMatchObject({ kind: 'reveal', startedAtMs: T0 + 68_000, endsAtMs: T0 + 73_000 });
     expect(effectsOf(first, 'saveScores')[0].scores).toEqual([{ playerId: 'ann', pointsTotal: 88, reachedAtMs: T0 + 5_000 }]);

@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import type { SessionStatus } from '../../protocol/index.js';
 import type { AnswerRecord, Effect, EngineState, LiveSnapshot, Phase, Program, ReduceResult, ScoreRecord } from './types.js';
+import { NO_INSIGHT_SENT, distributionOf } from './insight.js';
 import { PMap } from './pmap.js';
 import { emptyPresence, resumedPresence } from './presence.js';
 import { enterItem } from './phases.js';
@@ -51,6 +52,8 @@ export function createEngineState(input: CreateEngineInput): EngineState {
     asking: 0,
     scores,
     presence: emptyPresence(),
+    displays: 0,
+    insight: NO_INSIGHT_SENT,
     names: PMap.from(input.scores.map((s) => [s.playerId, s.name])),
     standings,
     leaderboard: topOf(standings, scores),
@@ -144,7 +147,7 @@ function rebuildPhase(state: EngineState, live: LiveSnapshot, answers: StoredAns
       const current = answers.filter((a) => a.asking === live.asking && a.questionId === questionId);
       const answerMap = PMap.from<AnswerRecord>(current.map(({ playerId, asking: _asking, name: _name, ...answer }) => [playerId, answer]));
       if (live.phase === 'reveal') {
-        return { kind: 'reveal', itemIndex, asking: live.asking, answers: answerMap, startedAtMs, endsAtMs };
+        return { kind: 'reveal', itemIndex, asking: live.asking, answers: answerMap, distribution: distributionOf(answerMap), startedAtMs, endsAtMs };
       }
       return {
         kind: 'question',

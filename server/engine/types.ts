@@ -6,6 +6,7 @@
 import type { LeaderboardEntry, MediaView, Question, ServerMessage, SessionStatus, SlideType } from '../../protocol/index.js';
 import type { PMap } from './pmap.js';
 import type { Presence } from './presence.js';
+import type { Insight } from './insight.js';
 import type { Standings } from './standings.js';
 
 // ---------------------------------------------------------------------------------------------
@@ -63,7 +64,8 @@ export type Phase =
       /** The next whole second after the start at which a timer_tick is due. */
       nextTickAtMs: number;
     })
-  | (TimedPhase & { kind: 'reveal'; asking: number; answers: PMap<AnswerRecord> })
+  /** distribution: answers per choice, counted once when the question closed. */
+  | (TimedPhase & { kind: 'reveal'; asking: number; answers: PMap<AnswerRecord>; distribution: number[] })
   | (TimedPhase & { kind: 'between'; mediaItemCount: number })
   | (TimedPhase & { kind: 'slide' })
   | (TimedPhase & { kind: 'media'; mediaItemCount: number })
@@ -83,6 +85,10 @@ export interface EngineState {
   scores: PMap<ScoreRecord>;
   /** Open sockets, recent drops and a resume's awaited roster: who counts for the early end (presence.ts). */
   presence: Presence;
+  /** Display sockets open (the admin's presence count; displays play no part in the game). */
+  displays: number;
+  /** Throttling of answer_progress and presence (insight.ts). */
+  insight: Insight;
   /** Names of players seen connecting, for leaderboard rows of first-time scorers. */
   names: PMap<string>;
   /** Every scorer, best first: re-ranked at a question's end by merging only who changed (standings.ts). */
@@ -110,6 +116,8 @@ export type EngineEvent =
   | { type: 'timer' }
   | { type: 'player_connected'; playerId: string; name: string }
   | { type: 'player_disconnected'; playerId: string }
+  | { type: 'display_connected' }
+  | { type: 'display_disconnected' }
   | { type: 'submit_answer'; connectionId: string; playerId: string; questionId: string; selectedIndex: number }
   | { type: 'admin_next_question'; connectionId?: string }
   | { type: 'admin_pause'; connectionId?: string }
@@ -120,8 +128,11 @@ export type EngineEvent =
 // ---------------------------------------------------------------------------------------------
 // Effects: plain data the runner carries out, in order.
 
-/** `audience` = players and displays: everyone who must not see an open question's answer. */
-export type BroadcastTarget = 'all' | 'audience' | 'players' | 'displays' | 'admins';
+/**
+ * `audience` = players and displays: everyone who must not see an open question's answer.
+ * `screens` = admins and displays: the insight counts, which phones never get.
+ */
+export type BroadcastTarget = 'all' | 'audience' | 'players' | 'displays' | 'admins' | 'screens';
 
 /** What the runner stores so a restarted server can continue (see resume.ts). */
 export interface LiveSnapshot {
@@ -157,6 +168,8 @@ export type Effect =
   /** To the one connection that caused an event (errors). */
   | { kind: 'reply'; connectionId: string; message: ServerMessage }
   | { kind: 'saveAnswer'; sessionId: string; playerId: string; asking: number; answer: AnswerRecord }
+  /** A question went out (the results' "times asked"): stored with the step's commit. */
+  | { kind: 'saveAsking'; sessionId: string; asking: number; questionId: string; atMs: number }
   /** Absolute totals (idempotent), written when a question closes. */
   | { kind: 'saveScores'; sessionId: string; scores: ScoreWrite[] }
   /** live null: nothing to resume (the session stopped). */

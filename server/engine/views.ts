@@ -72,7 +72,7 @@ function slideOf(state: EngineState): SlideView | null {
 function revealOf(state: EngineState): RevealView | null {
   if (state.phase.kind !== 'reveal') return null;
   const question = shownQuestion(state);
-  return question ? { questionId: question.id, correctIndex: question.correctIndex } : null;
+  return question ? { questionId: question.id, correctIndex: question.correctIndex, distribution: [...state.phase.distribution] } : null;
 }
 
 /** How many media items the screens should rotate through now (null: no media shows). */

@@ -16,6 +16,7 @@ import { questionRoutes } from './questions/routes.js';
 import { questionTransferRoutes } from './questions/transfer-routes.js';
 import { drawRoutes } from './draws/routes.js';
 import { playerAdminRoutes } from './players/routes.js';
+import { resultsRoutes } from './results/routes.js';
 import { auditoriumRoutes } from './auditoriums/routes.js';
 import { auditoriumScreenRoutes, showtimeRoutes } from './showtimes/routes.js';
 import { publicRoutes } from './public/routes.js';
@@ -86,7 +87,7 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
     admin.addHook('onRequest', requireAdmin(deps));
     const scoped = admin.withTypeProvider<ZodTypeProvider>() as App;
     for (const module of [
-      sessionRoutes, itemRoutes, questionRoutes, questionTransferRoutes, drawRoutes, playerAdminRoutes, auditoriumRoutes, showtimeRoutes,
+      sessionRoutes, itemRoutes, questionRoutes, questionTransferRoutes, drawRoutes, playerAdminRoutes, auditoriumRoutes, showtimeRoutes, resultsRoutes,
       ...(options.adminRoutes ?? []),
     ]) {
       module(scoped, deps);

@@ -12,7 +12,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import SQLite from 'better-sqlite3';
+import { SQLite } from '../storage/sqlite-driver.js';
 import type { Config } from '../config.js';
 
 export const DATABASE_FILE = 'marquee.sqlite';

@@ -5,6 +5,7 @@
  * text spans several lines is reported at its first). Pure: text in, rows or an error out.
  */
 import { stringify } from 'csv-stringify/sync';
+import { FORMULA_START } from '../results/csv.js';
 import { readCsvTable, throwIfInvalid, type CsvRow, type CsvSpec } from '../files/csv-table.js';
 import { CATEGORY_SEPARATOR, checkQuestion, IMPORT_MAX_ROWS, tooManyRows, type ImportedQuestion, type ImportRow } from './import-rules.js';
 
@@ -23,10 +24,9 @@ type Column = (typeof QUESTION_CSV_COLUMNS)[number];
 const REQUIRED: Column[] = ['text', 'choice_a', 'choice_b', 'choice_c', 'choice_d', 'correct'];
 const LETTERS = ['A', 'B', 'C', 'D'];
 
-// A spreadsheet runs a cell starting with one of these as a formula. The export prefixes such
-// cells with ' (as DESIGN §10 does for results) and the import takes exactly that ' off again,
-// so the bank round-trips; a leading ' before anything else is the text's own and stays.
-const FORMULA_START = /^[=+\-@\t\r]/;
+// A spreadsheet runs a cell starting with one of these (FORMULA_START) as a formula. The export
+// prefixes such cells with ' (as DESIGN §10 does for results) and the import takes exactly that '
+// off again, so the bank round-trips; a leading ' before anything else is the text's own and stays.
 const ESCAPED_START = /^'[=+\-@\t\r']/;
 
 export function protectCell(value: string): string {

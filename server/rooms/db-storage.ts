@@ -120,6 +120,12 @@ export class DbRoomStorage implements RoomStorage {
         if (batch.autoRotate !== undefined) update = update.set({ auto_rotate: batch.autoRotate ? 1 : 0 });
         await update.execute();
       }
+      let askings = batch.askings ?? [];
+      if (filter && askings.length > 0) {
+        const questions = await existingIds(trx, 'questions', askings.map((a) => a.questionId));
+        askings = askings.filter((a) => sessionExists && questions.has(a.questionId));
+      }
+      await this.store.scores.insertAskings(trx, sessionId, askings.map((a) => ({ asking: a.asking, questionId: a.questionId, askedAt: iso(a.askedAtMs) })));
       if (batch.scores.length === 0) return;
       let kept = batch.scores;
       if (filter) {

@@ -56,6 +56,8 @@ export async function retryWrite(op: () => Promise<void>, what: string, log: Roo
 /** What a room step adds to the batch beside answers (scores of a closed question, the snapshot). */
 export interface StepWrite {
   scores?: ScoreWrite[];
+  /** Questions that went out in the step (the results' per-asking rows). */
+  askings?: { asking: number; questionId: string; askedAtMs: number }[];
   snapshot?: SnapshotWrite;
   autoRotate?: boolean;
 }
@@ -63,6 +65,7 @@ export interface StepWrite {
 interface Gathering {
   answers: AnswerWrite[];
   scores: Map<string, ScoreWrite>;
+  askings: NonNullable<StepWrite['askings']>;
   snapshot: SnapshotWrite | undefined;
   autoRotate: boolean | undefined;
   /** Run in order once the batch is committed: the answers' confirmations. */
@@ -129,6 +132,7 @@ export class GroupCommit {
   commitNow(write: StepWrite): Promise<boolean> {
     const batch = this.gathering;
     for (const score of write.scores ?? []) batch.scores.set(score.playerId, score);
+    batch.askings.push(...(write.askings ?? []));
     if (write.snapshot) {
       batch.snapshot = write.snapshot;
       this.refresh = false; // a step's snapshot carries the current roster
@@ -152,7 +156,7 @@ export class GroupCommit {
   private fresh(): Gathering {
     let resolve!: (committed: boolean) => void;
     const done = new Promise<boolean>((r) => (resolve = r));
-    return { answers: [], scores: new Map(), snapshot: undefined, autoRotate: undefined, onCommitted: [], done, resolve };
+    return { answers: [], scores: new Map(), askings: [], snapshot: undefined, autoRotate: undefined, onCommitted: [], done, resolve };
   }
 
   private schedule(delayMs: number): void {
@@ -183,7 +187,7 @@ export class GroupCommit {
   }
 
   private isEmpty(batch: Gathering): boolean {
-    return batch.answers.length === 0 && batch.scores.size === 0 && !batch.snapshot && batch.autoRotate === undefined;
+    return batch.answers.length === 0 && batch.scores.size === 0 && batch.askings.length === 0 && !batch.snapshot && batch.autoRotate === undefined;
   }
 
   /** Writes batches one after another until nothing is gathered. */
@@ -204,6 +208,7 @@ export class GroupCommit {
           sessionId: this.options.sessionId,
           answers: batch.answers,
           scores: [...batch.scores.values()],
+          askings: batch.askings,
           snapshot: batch.snapshot,
           autoRotate: batch.autoRotate,
         };

@@ -20,6 +20,7 @@ import {
   adminView,
   audienceView,
   createEngineState,
+  insightOnConnect,
   pendingWakeAt,
   playerView,
   presenceRoster,
@@ -28,7 +29,7 @@ import {
 } from '../engine/index.js';
 import type { Broadcaster, RoomLog } from './broadcaster.js';
 import type { Clock, TimerHandle } from './clock.js';
-import { GroupCommit } from './group-commit.js';
+import { GroupCommit, type StepWrite } from './group-commit.js';
 import type { RoomStorage, SnapshotWrite } from './storage.js';
 
 /**
@@ -186,7 +187,9 @@ export class Room {
       if (session?.status !== 'live') return;
       const program = await storage.loadProgram(session);
       const scores = await storage.loadScores(this.sessionId); // empty after a restart
-      let state = createEngineState({ program, status: 'scheduled', autoRotate: session.autoRotate, scores });
+      // Displays put up before the start stay counted (and the insight throttle keeps its pace).
+      const { displays, insight } = this.state;
+      let state: EngineState = { ...createEngineState({ program, status: 'scheduled', autoRotate: session.autoRotate, scores }), displays, insight };
       const now = this.now();
       // Phones that waited for the start count as connected players from the first question.
       for (const member of this.members.values()) {
@@ -229,12 +232,18 @@ export class Room {
       this.members.set(member.connectionId, member);
       if (member.role === 'player' && member.playerId) {
         await this.apply({ type: 'player_connected', playerId: member.playerId, name: member.name ?? 'Player' }, this.now());
+      } else if (member.role === 'display') {
+        await this.apply({ type: 'display_connected' }, this.now());
       }
       const state = this.state;
       const now = this.now();
       if (member.role === 'admin') join(adminView(state, now));
       else if (member.role === 'player' && member.playerId) join(playerView(state, member.playerId, now));
       else join(audienceView(state, now));
+      // The counts so far: the throttled updates only tell what changes from here.
+      if (member.role !== 'player') {
+        for (const message of insightOnConnect(state, member.role)) this.deps.broadcaster.toConnection(this.sessionId, member.connectionId, message);
+      }
     });
   }
 
@@ -245,6 +254,8 @@ export class Room {
       this.members.delete(connectionId);
       if (member.role === 'player' && member.playerId) {
         await this.apply({ type: 'player_disconnected', playerId: member.playerId }, this.now());
+      } else if (member.role === 'display') {
+        await this.apply({ type: 'display_disconnected' }, this.now());
       }
     });
   }
@@ -330,6 +341,7 @@ export class Room {
           });
           break;
         }
+        case 'saveAsking': // written with the step's commit: a question start always changes the snapshot
         case 'saveScores':
         case 'persist':
           if (!committed) {
@@ -346,13 +358,15 @@ export class Room {
 
   private async commitStep(effects: Effect[], autoRotate: boolean | undefined): Promise<void> {
     const scores = [];
+    const askings: NonNullable<StepWrite['askings']> = [];
     let snapshot: SnapshotWrite | undefined;
     for (const effect of effects) {
       if (effect.kind === 'saveScores') scores.push(...effect.scores);
+      if (effect.kind === 'saveAsking') askings.push({ asking: effect.asking, questionId: effect.questionId, askedAtMs: effect.atMs });
       if (effect.kind === 'persist') snapshot = { live: effect.live, currentQuestionIndex: effect.currentQuestionIndex };
     }
     if (snapshot) this.lastLive = snapshot.live;
-    await this.writes.commitNow({ scores, snapshot, autoRotate });
+    await this.writes.commitNow({ scores, askings, snapshot, autoRotate });
   }
 
   // -------------------------------------------------------------------------------------------

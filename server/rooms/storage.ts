@@ -41,6 +41,8 @@ export interface CommitBatch {
   /** Absolute totals of the players who answered a question that just closed. */
   scores: ScoreWrite[];
   snapshot?: SnapshotWrite;
+  /** Questions that went out in this step (normally none or one). */
+  askings?: { asking: number; questionId: string; askedAtMs: number }[];
   /** Set when Pause/Resume changed the flag, so the admin card shows it after a reload. */
   autoRotate?: boolean;
 }

@@ -7,6 +7,8 @@ import { SessionLifecycle } from './lifecycle.js';
 
 const HOUR_MS = 3_600_000;
 const OLD_SNAPSHOT = '{"left":"by an earlier run"}';
+/** An asking number the live room will not reach during the test: a row of the earlier run. */
+const OLD_ASKING = 999;
 
 describe.each(DIALECTS)('session lifecycle on %s', (dialect) => {
   let server: TestServer;
@@ -56,10 +58,14 @@ describe.each(DIALECTS)('session lifecycle on %s', (dialect) => {
       },
     ]);
     await store.scores.saveScores(session.id, [{ playerId: player.id, pointsTotal: 8, reachedAt: now }]);
+    // An asking of the old run (the live room records its own as it plays).
+    await store.scores.insertAskings(store.db, session.id, [{ asking: OLD_ASKING, questionId: question.id, askedAt: now }]);
     await store.sessions.saveLiveState(session.id, OLD_SNAPSHOT, 3);
     expect((await action(session.id, 'stop')).status).toBe(200);
     return { session, question, player };
   }
+  const oldAskings = async (sessionId: string) =>
+    (await store.db.selectFrom('question_askings').select('asking').where('session_id', '=', sessionId).where('asking', '=', OLD_ASKING).execute()).length;
   const countRows = async (table: 'answers' | 'scores' | 'session_items' | 'session_media', sessionId: string) =>
     (await store.db.selectFrom(table).select('session_id').where('session_id', '=', sessionId).execute()).length;
 
@@ -108,6 +114,8 @@ describe.each(DIALECTS)('session lifecycle on %s', (dialect) => {
     expect(res.body).toMatchObject({ id: played.session.id, status: 'live', currentQuestionIndex: 0 });
     expect(await countRows('answers', played.session.id)).toBe(0);
     expect(await countRows('scores', played.session.id)).toBe(0);
+    expect(await oldAskings(played.session.id)).toBe(0); // the results start afresh too
+    expect(await oldAskings(other.session.id)).toBe(1);
     // The old run's snapshot is gone (a live room may already have written a fresh one).
     expect(await store.sessions.getLiveState(played.session.id)).not.toBe(OLD_SNAPSHOT);
     // The other session keeps its history, and the session keeps its items.

@@ -1,6 +1,5 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import SQLite from 'better-sqlite3';
 import {
   Kysely,
   Migrator,
@@ -19,9 +18,11 @@ import pg from 'pg';
 import * as initial from './migrations/001_initial.js';
 import * as media from './migrations/002_media.js';
 import * as cluster from './migrations/004_cluster.js';
+import * as results from './migrations/005_results.js';
 import * as showtimes from './migrations/006_showtimes.js';
 import * as importDraw from './migrations/007_import_draw.js';
 import type { Database } from './schema.js';
+import { SQLite, type SQLiteDatabase, type SQLiteStatement } from './sqlite-driver.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -44,6 +45,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '001_initial': initial,
   '002_media': media,
   '004_cluster': cluster,
+  '005_results': results,
   '006_showtimes': showtimes,
   '007_import_draw': importDraw,
 };
@@ -92,8 +94,8 @@ const MAX_CACHED_SQL_LENGTH = 4096;
  * be compiled again thousands of times in a show. Statements are kept by their SQL text, least
  * recently used dropped first. Safe to share: Kysely runs one query at a time on this connection.
  */
-function withStatementCache(sqlite: SQLite.Database): SqliteDatabase {
-  const statements = new Map<string, SQLite.Statement>();
+function withStatementCache(sqlite: SQLiteDatabase): SqliteDatabase {
+  const statements = new Map<string, SQLiteStatement>();
   return {
     close: () => sqlite.close(),
     prepare(sqlText: string) {

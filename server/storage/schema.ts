@@ -139,6 +139,14 @@ export interface AnswerTable {
   answered_at: string;
 }
 
+/** One asking of a question in a session (the "times asked" of the results). */
+export interface QuestionAskingTable {
+  session_id: string;
+  asking: number;
+  question_id: string;
+  asked_at: string;
+}
+
 export interface ScoreTable {
   session_id: string;
   player_id: string;
@@ -189,6 +197,7 @@ export interface Database {
   players: PlayerTable;
   player_tokens: PlayerTokenTable;
   answers: AnswerTable;
+  question_askings: QuestionAskingTable;
   scores: ScoreTable;
   prize_consents: PrizeConsentTable;
   prize_draws: PrizeDrawTable;

@@ -6,6 +6,7 @@ import { ItemRepository } from './items.js';
 import { MediaRepository } from './media.js';
 import { PlayerRepository } from './players.js';
 import { QuestionRepository } from './questions.js';
+import { ResultsRepository } from './results.js';
 import { ScoreRepository } from './scores.js';
 import { SessionRepository } from './sessions.js';
 import { SettingsRepository } from './settings.js';
@@ -20,6 +21,7 @@ export class Store {
   readonly media: MediaRepository;
   readonly players: PlayerRepository;
   readonly questions: QuestionRepository;
+  readonly results: ResultsRepository;
   readonly scores: ScoreRepository;
   readonly sessions: SessionRepository;
   readonly settings: SettingsRepository;
@@ -34,6 +36,7 @@ export class Store {
     this.media = new MediaRepository(db);
     this.players = new PlayerRepository(db);
     this.questions = new QuestionRepository(db);
+    this.results = new ResultsRepository(db);
     this.scores = new ScoreRepository(db);
     this.sessions = new SessionRepository(db);
     this.settings = new SettingsRepository(db);

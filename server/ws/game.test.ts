@@ -78,7 +78,7 @@ describe.each(DIALECTS)('a full game over /ws on %s', (dialect) => {
       await clock.advance(1_000);
       await answer(i, q1.id, choices[i]);
     }
-    expect(await ended).toEqual({ type: 'question_end', questionId: q1.id, correctIndex: 1 });
+    expect(await ended).toEqual({ type: 'question_end', questionId: q1.id, correctIndex: 1, distribution: [1, 3, 1, 0] });
     const firstBoard = await d.waitFor((m) => m.type === 'leaderboard_update');
     expect(board(firstBoard)).toEqual(['Player 1:95', 'Player 2:90', 'Player 4:80', 'Player 3:0', 'Player 5:0']);
     expect(await p[0].waitFor((m) => m.type === 'answer_result')).toEqual({
@@ -88,8 +88,12 @@ describe.each(DIALECTS)('a full game over /ws on %s', (dialect) => {
       isCorrect: true,
       pointsEarned: 95,
       newScore: 95,
+      rank: 1,
+      players: 5,
+      pointsToNextPlace: null,
     });
-    expect(await p[2].waitFor((m) => m.type === 'answer_result')).toMatchObject({ isCorrect: false, pointsEarned: 0, newScore: 0 });
+    // Two wrong answers share fourth place, 80 points behind the third.
+    expect(await p[2].waitFor((m) => m.type === 'answer_result')).toMatchObject({ isCorrect: false, pointsEarned: 0, newScore: 0, rank: 4, players: 5, pointsToNextPlace: 80 });
     await p[0].waitFor((m) => m.type === 'leaderboard_update');
     expect(collapseTicks(p[0].types())).toEqual([
       'state:waiting', 'state:question', 'timer_tick', 'answer_accepted', 'timer_tick×4', 'answer_result', 'question_end', 'leaderboard_update',
@@ -176,8 +180,22 @@ describe.each(DIALECTS)('a full game over /ws on %s', (dialect) => {
     const stored = await server.server.deps.store.scores.listScores(game.sessionId);
     expect(stored.map((s) => `${s.name}:${s.pointsTotal}`)).toEqual(['Player 2:275', 'Player 1:195', 'Player 3:85', 'Player 4:80', 'Player 5:0']);
 
+    // The display counted answers in (its own messages, checked here; phones never get them).
+    const firstEnd = d.messages.findIndex((m) => m.type === 'question_end');
+    const counts = d.messages.slice(0, firstEnd).filter((m) => m.type === 'answer_progress');
+    expect(counts[0]).toEqual({ type: 'answer_progress', questionId: q1.id, answered: 0, players: 5 });
+    expect(counts.at(-1)).toEqual({ type: 'answer_progress', questionId: q1.id, answered: 5, players: 5 });
+    expect(counts.map((m) => m.answered)).toEqual([...counts.map((m) => m.answered)].sort((x, y) => x - y));
+    for (const phone of p) expect(phone.types()).not.toContain('answer_progress');
+    for (const phone of p) expect(phone.types()).not.toContain('presence');
+    // Admins get the same counts, and who is in the room: here the five phones and the display.
+    const adminFirstEnd = a.messages.findIndex((m) => m.type === 'question_end');
+    expect(a.messages.slice(0, adminFirstEnd).filter((m) => m.type === 'answer_progress').at(-1)).toMatchObject({ questionId: q1.id, answered: 5, players: 5 });
+    expect(a.messages.filter((m) => m.type === 'presence').at(-1)).toEqual({ type: 'presence', players: 5, displays: 1 });
+    expect(d.types()).not.toContain('presence');
+
     // Every message arrived in order on the display.
-    expect(collapseTicks(d.types())).toEqual([
+    expect(collapseTicks(d.types().filter((t) => t !== 'answer_progress'))).toEqual([
       'state:waiting',
       'state:question', 'timer_tick×5', 'question_end', 'leaderboard_update', 'state:between', 'state:slide', 'state:hold',
       'state:question', 'error', 'timer_tick×9', 'question_end', 'leaderboard_update', 'state:between', 'state:media',

@@ -148,8 +148,8 @@ export class Hub implements Broadcaster {
   frameToSession(sessionId: string, target: BroadcastTarget, frame: Buffer): void {
     const group = this.sessions.get(sessionId);
     if (!group) return;
-    if (target === 'all' || target === 'admins') for (const client of group.admins) send(client, frame);
-    if (target === 'all' || target === 'audience' || target === 'displays') for (const client of group.displays) send(client, frame);
+    if (target === 'all' || target === 'admins' || target === 'screens') for (const client of group.admins) send(client, frame);
+    if (target === 'all' || target === 'audience' || target === 'displays' || target === 'screens') for (const client of group.displays) send(client, frame);
     if (target === 'all' || target === 'audience' || target === 'players') for (const client of group.players) send(client, frame);
   }
 

@@ -82,7 +82,7 @@ describe.each(DIALECTS)('restarting the server mid-question on %s', (dialect) =>
     const ended = screen.next('question_end');
     const result = again[1].next('answer_result');
     again[1].send({ type: 'submit_answer', questionId: q1.id, selectedIndex: 0 });
-    expect(await ended).toEqual({ type: 'question_end', questionId: q1.id, correctIndex: 0 });
+    expect(await ended).toEqual({ type: 'question_end', questionId: q1.id, correctIndex: 0, distribution: [3, 0, 0, 0] });
     expect(await result).toMatchObject({ isCorrect: true, pointsEarned: 70, newScore: 70 });
     expect(await again[0].waitFor((m) => m.type === 'answer_result')).toMatchObject({ pointsEarned: 90, newScore: 90 });
     const board = await screen.waitFor((m) => m.type === 'leaderboard_update');

@@ -65,7 +65,17 @@ export function SessionDisplay({ sessionId }: { sessionId: string }) {
 function DisplayBody({ theme, live, session, joinUrl }: { theme: ResolvedTheme; live: LiveState; session: PublicSession; joinUrl: string | null }) {
   if (live.winners) return <WinnersSlide prize={live.winners.prize} names={live.winners.names} />;
   if (live.status === 'finished') return <StandingsSlide title="Final Standings" leaderboard={live.leaderboard} />;
-  if (live.question) return <DisplayQuestion theme={theme} question={live.question} correctIndex={live.correctIndex} />;
+  if (live.question) {
+    return (
+      <DisplayQuestion
+        theme={theme}
+        question={live.question}
+        correctIndex={live.correctIndex}
+        answersIn={live.phase === 'question' ? (live.progress?.answered ?? null) : live.distribution ? live.distribution.reduce((a, b) => a + b, 0) : null}
+        distribution={live.correctIndex !== null ? live.distribution : null}
+      />
+    );
+  }
   if (live.slide) return <DisplaySlide slide={live.slide} leaderboard={live.leaderboard} joinUrl={joinUrl} />;
   // No question and no slide: the transition media, counted by the state, else by the session.
   const count = live.mediaItemCount ?? session.mediaItemsPerTransition;

@@ -1,13 +1,14 @@
 import type { MediaView } from '../../protocol/index';
 import { MediaFrame } from '../common/realtime/MediaFrame';
 import { phoneSource, useMediaRotation } from '../common/realtime/mediaRotation';
-import { outcomeText, type Outcome } from './playerGameState';
+import { outcomeText, type Outcome, type Place } from './playerGameState';
+import { PlayerPlace } from './PlayerPlace';
 
 /**
  * Between questions (SPEC §2): the rotating media, the phone version preferred and linked to the
  * promotional link in a new tab; or 'Get Ready!' with how the last question went.
  */
-export function BetweenQuestions({ items, outcome }: { items: MediaView[]; outcome: Outcome | null }) {
+export function BetweenQuestions({ items, outcome, place }: { items: MediaView[]; outcome: Outcome | null; place: Place | null }) {
   const { item } = useMediaRotation(items);
   if (item) {
     const media = <MediaFrame media={item} src={phoneSource(item)} className="max-h-[70dvh] w-full rounded-2xl object-contain" />;
@@ -31,6 +32,7 @@ export function BetweenQuestions({ items, outcome }: { items: MediaView[]; outco
       <p className="text-xl font-semibold" data-testid="player-outcome" data-outcome={outcome?.kind ?? 'none'}>
         {outcomeText(outcome)}
       </p>
+      <PlayerPlace place={place} />
     </section>
   );
 }

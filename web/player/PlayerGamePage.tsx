@@ -73,6 +73,7 @@ export default function PlayerGamePage() {
         <BetweenQuestions
           items={rotationItems(live.media, live.mediaItemCount ?? session?.mediaItemsPerTransition ?? PLAYER_DEFAULT_MEDIA_COUNT)}
           outcome={state.outcome}
+          place={state.place}
         />
       )}
     </PhoneScreen>

@@ -2,6 +2,7 @@ import { Check, X } from 'lucide-react';
 import { MediaFrame } from '../common/realtime/MediaFrame';
 import { phoneSource } from '../common/realtime/mediaRotation';
 import { canPick, outcomeText, type PlayerGameState } from './playerGameState';
+import { PlayerPlace } from './PlayerPlace';
 
 const letter = (index: number) => String.fromCharCode(65 + index);
 
@@ -57,6 +58,7 @@ export function PlayerQuestion({ state, onPick }: { state: PlayerGameState; onPi
       <p role="status" className="min-h-7 text-center text-lg font-semibold" data-testid="player-status">
         {statusLine(state, ended)}
       </p>
+      {state.result && <PlayerPlace place={state.place} />}
     </section>
   );
 }

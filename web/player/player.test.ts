@@ -36,26 +36,27 @@ describe('player game state (SPEC §4 Player game)', () => {
   it('result colours the pick and sets the score; the end gives the between text', () => {
     let s = run(server(mine()), { type: 'pick', index: 1 }, { type: 'sent' }, server({ type: 'answer_accepted', questionId: 'q1', selectedIndex: 1 }));
     expect(s.pending).toBeNull();
-    s = reducePlayer(s, server({ type: 'answer_result', playerId: 'p1', questionId: 'q1', isCorrect: true, pointsEarned: 8, newScore: 20 }));
+    s = reducePlayer(s, server({ type: 'answer_result', playerId: 'p1', questionId: 'q1', isCorrect: true, pointsEarned: 8, newScore: 20, rank: 14, players: 180, pointsToNextPlace: 3 }));
     expect(s.result).toEqual({ isCorrect: true, pointsEarned: 8 });
+    expect(s.place).toEqual({ rank: 14, players: 180, pointsToNextPlace: 3 });
     expect(s.score).toBe(20);
-    s = reducePlayer(s, server({ type: 'question_end', questionId: 'q1', correctIndex: 1 }));
+    s = reducePlayer(s, server({ type: 'question_end', questionId: 'q1', correctIndex: 1, distribution: [0, 0, 0, 0] }));
     expect(outcomeText(s.outcome)).toBe('Correct! +8 points');
     s = reducePlayer(s, server(audience({ phase: 'between', question: null, mediaItemCount: 1 })));
     expect(outcomeText(s.outcome)).toBe('Correct! +8 points');
   });
 
   it('wrong and missed answers give their texts', () => {
-    const wrong = run(server(mine()), { type: 'pick', index: 0 }, server({ type: 'answer_result', playerId: 'p1', questionId: 'q1', isCorrect: false, pointsEarned: 0, newScore: 0 }), server({ type: 'question_end', questionId: 'q1', correctIndex: 1 }));
+    const wrong = run(server(mine()), { type: 'pick', index: 0 }, server({ type: 'answer_result', playerId: 'p1', questionId: 'q1', isCorrect: false, pointsEarned: 0, newScore: 0, rank: 1, players: 1, pointsToNextPlace: null }), server({ type: 'question_end', questionId: 'q1', correctIndex: 1, distribution: [0, 0, 0, 0] }));
     expect(outcomeText(wrong.outcome)).toBe('Incorrect');
-    const missed = run(server(mine()), server({ type: 'question_end', questionId: 'q1', correctIndex: 1 }));
+    const missed = run(server(mine()), server({ type: 'question_end', questionId: 'q1', correctIndex: 1, distribution: [0, 0, 0, 0] }));
     expect(outcomeText(missed.outcome)).toBe('Waiting for next question...');
     expect(outcomeText(null)).toBe('Waiting for next question...');
   });
 
   it('a new question releases the lock and clears the result', () => {
-    let s = run(server(mine()), { type: 'pick', index: 0 }, server({ type: 'answer_result', playerId: 'p1', questionId: 'q1', isCorrect: false, pointsEarned: 0, newScore: 0 }));
-    s = reducePlayer(s, server(audience({ phase: 'reveal', reveal: { questionId: 'q1', correctIndex: 1 } })));
+    let s = run(server(mine()), { type: 'pick', index: 0 }, server({ type: 'answer_result', playerId: 'p1', questionId: 'q1', isCorrect: false, pointsEarned: 0, newScore: 0, rank: 1, players: 1, pointsToNextPlace: null }));
+    s = reducePlayer(s, server(audience({ phase: 'reveal', reveal: { questionId: 'q1', correctIndex: 1, distribution: [0, 0, 0, 0] } })));
     expect(s.answered).toBe(true);
     s = reducePlayer(s, server(audience({ question: question('q2') })));
     expect(s.answered).toBe(false);
@@ -104,7 +105,7 @@ describe('player game state (SPEC §4 Player game)', () => {
     });
 
     it('a reconnect during the reveal restores the result', () => {
-      const s = run(server(mine({ phase: 'reveal', reveal: { questionId: 'q1', correctIndex: 2 }, answered: true, selectedIndex: 2, answerResult: { isCorrect: true, pointsEarned: 9 }, playerScore: 9 })));
+      const s = run(server(mine({ phase: 'reveal', reveal: { questionId: 'q1', correctIndex: 2, distribution: [0, 0, 0, 0] }, answered: true, selectedIndex: 2, answerResult: { isCorrect: true, pointsEarned: 9 }, playerScore: 9 })));
       expect(s.result).toEqual({ isCorrect: true, pointsEarned: 9 });
       expect(s.selectedIndex).toBe(2);
       expect(s.score).toBe(9);

@@ -9,6 +9,12 @@ import { INITIAL_LIVE_STATE, reduceLive, type LiveState } from '../common/realti
  */
 export type Outcome = { kind: 'correct'; points: number } | { kind: 'incorrect' } | { kind: 'missed' };
 
+export interface Place {
+  rank: number;
+  players: number;
+  pointsToNextPlace: number | null;
+}
+
 export interface PendingAnswer {
   questionId: string;
   selectedIndex: number;
@@ -23,6 +29,8 @@ export interface PlayerGameState {
   answered: boolean;
   selectedIndex: number | null;
   result: { isCorrect: boolean; pointsEarned: number } | null;
+  /** The player's place in the room after their last answered question (answer_result). */
+  place: Place | null;
   /** How the last question went, for the between-questions view. */
   outcome: Outcome | null;
   /** A pick the server has not confirmed yet. */
@@ -43,6 +51,7 @@ export const INITIAL_PLAYER_STATE: PlayerGameState = {
   answered: false,
   selectedIndex: null,
   result: null,
+  place: null,
   outcome: null,
   pending: null,
   synced: false,
@@ -83,7 +92,7 @@ function onServerMessage(state: PlayerGameState, message: ServerMessage): Player
       // A new asking releases the lock and clears the result (SPEC §4).
       let next: PlayerGameState =
         live.asking !== state.live.asking
-          ? { ...state, live, answered: false, selectedIndex: null, result: null, pending: null }
+          ? { ...state, live, answered: false, selectedIndex: null, result: null, place: null, pending: null }
           : { ...state, live };
       if (message.view !== 'player') return next;
       next = {
@@ -108,7 +117,8 @@ function onServerMessage(state: PlayerGameState, message: ServerMessage): Player
       return { ...state, live, answered: true, selectedIndex: message.selectedIndex, pending: null };
     case 'answer_result': {
       const result = { isCorrect: message.isCorrect, pointsEarned: message.pointsEarned };
-      return { ...state, live, answered: true, result, score: message.newScore, outcome: outcomeOf(result), pending: null };
+      const place = { rank: message.rank, players: message.players, pointsToNextPlace: message.pointsToNextPlace };
+      return { ...state, live, answered: true, result, place, score: message.newScore, outcome: outcomeOf(result), pending: null };
     }
     case 'question_end':
       if (state.live.question?.id !== message.questionId) return { ...state, live };
@@ -121,6 +131,18 @@ function onServerMessage(state: PlayerGameState, message: ServerMessage): Player
     default:
       return { ...state, live };
   }
+}
+
+/** '#14 of 180' (docs/SCREENS.md). */
+export function placeText(place: Place): string {
+  return `#${place.rank} of ${place.players}`;
+}
+
+/** What separates the player from the next place up; the leader is told so. */
+export function nextPlaceText(place: Place): string {
+  if (place.pointsToNextPlace === null) return "You're in the lead!";
+  const n = place.pointsToNextPlace;
+  return `${n} ${n === 1 ? 'point' : 'points'} to the next place`;
 }
 
 /** The line under 'Get Ready!' (SPEC §2 "Player game screen"). */

@@ -1,9 +1,13 @@
-import { useState } from 'react';
+import { useCallback, useReducer, useState } from 'react';
 import { Collapsible } from 'radix-ui';
-import { ChevronDown, Pause, Play, SkipForward, Wifi, WifiOff } from 'lucide-react';
+import { ChevronDown, Monitor, Pause, Play, SkipForward, Smartphone, Timer, Wifi, WifiOff } from 'lucide-react';
 import type { AdminClientMessage, AdminServerMessage } from './adminSocket';
-import { liveCounterText } from './adminSocket';
-import type { AdminSessionState } from '../../../protocol/index';
+import { answeredText, currentAndNext, displaysText, liveCounterText, phonesText } from './adminSocket';
+import type { AdminSessionState, PresenceMessage, ServerMessage } from '../../../protocol/index';
+import { INITIAL_LIVE_STATE, reduceLive, serverTimeOf } from '../../common/realtime/liveState';
+import { useServerClock } from '../../common/realtime/serverClock';
+import { formatCountdown, useCountdown } from '../../common/realtime/useCountdown';
+import { useSessionItems } from '../queries';
 import { getAdminToken } from '../../common/auth';
 import { errorToast } from '../../common/toast';
 import { useSessionSocket } from '../../common/realtime/useSessionSocket';
@@ -19,20 +23,37 @@ import { SwitchField } from '../ui/Toggles';
 export function LiveControlsPanel({ session }: { session: Session }) {
   const [open, setOpen] = useState(true);
   const [state, setState] = useState<AdminSessionState | null>(null);
+  const [presence, setPresence] = useState<PresenceMessage | null>(null);
+  // The same fold as the screens': countdown and the answer count of the open question.
+  const [live, fold] = useReducer(reduceLive, INITIAL_LIVE_STATE);
+  const clock = useServerClock();
+  const items = useSessionItems(session.id);
   const token = getAdminToken();
+  const onMessage = useCallback(
+    (message: ServerMessage) => {
+      const serverTime = serverTimeOf(message);
+      if (serverTime !== null) clock.observe(serverTime);
+      fold(message);
+      if (message.type === 'session_state' && message.view === 'admin') setState(message);
+      else if (message.type === 'presence') setPresence(message);
+      else if (message.type === 'error') errorToast(message.message);
+    },
+    [clock],
+  );
   const { status, closed, send } = useSessionSocket<AdminServerMessage>({
     sessionId: session.id,
     type: 'admin',
     params: { token: token ?? '' },
     enabled: !!token,
-    onMessage: (message) => {
-      if (message.type === 'session_state' && message.view === 'admin') setState(message);
-      else if (message.type === 'error') errorToast(message.message);
-    },
+    onMessage,
   });
   const online = status === 'open';
   const info = state?.session;
   const autoRotate = info?.autoRotate ?? session.autoRotate;
+  const inQuestion = live.phase === 'question' && live.question !== null;
+  const countdown = useCountdown(inQuestion ? live.endsAt : null, inQuestion ? live.timeRemaining : null, clock.serverNow);
+  const progress = inQuestion ? live.progress : null;
+  const { current, next } = currentAndNext(items.data ?? [], info?.currentItemIndex ?? null);
   const command = (message: AdminClientMessage) => {
     if (!send(message)) errorToast('Live controls are offline. Reconnecting...');
   };
@@ -70,6 +91,13 @@ export function LiveControlsPanel({ session }: { session: Session }) {
         <p className="text-sm font-medium" data-testid="live-counter" aria-live="polite">
           {liveCounterText(info)}
         </p>
+        <LiveInsight
+          presence={presence}
+          progress={progress}
+          countdown={inQuestion ? countdown : null}
+          current={current}
+          next={next}
+        />
         <div className="flex flex-wrap gap-2">
           <Button size="sm" disabled={!online} onClick={() => command({ type: 'admin_next_question' })}>
             <SkipForward aria-hidden />
@@ -97,5 +125,69 @@ export function LiveControlsPanel({ session }: { session: Session }) {
         />
       </Collapsible.Content>
     </Collapsible.Root>
+  );
+}
+
+/** What the room is doing now: phones, displays, answers in, time left, the item on and the next one. */
+function LiveInsight({
+  presence,
+  progress,
+  countdown,
+  current,
+  next,
+}: {
+  presence: PresenceMessage | null;
+  progress: { answered: number; players: number } | null;
+  countdown: number | null;
+  current: string;
+  next: string;
+}) {
+  const percent = progress && progress.players > 0 ? Math.min(100, Math.round((100 * progress.answered) / progress.players)) : 0;
+  return (
+    <div className="grid gap-2 rounded-md bg-black/20 p-3 text-sm" data-testid="live-insight">
+      <div className="flex flex-wrap gap-x-4 gap-y-1">
+        <span className="flex items-center gap-1.5" data-testid="live-phones">
+          <Smartphone className="size-4 text-muted" aria-hidden />
+          {phonesText(presence?.players ?? 0)}
+        </span>
+        <span className="flex items-center gap-1.5" data-testid="live-displays">
+          <Monitor className="size-4 text-muted" aria-hidden />
+          {displaysText(presence?.displays ?? 0)}
+        </span>
+        {countdown !== null && (
+          <span className="mq-mono flex items-center gap-1.5" data-testid="live-time-left">
+            <Timer className="size-4 text-muted" aria-hidden />
+            {formatCountdown(countdown)} left
+          </span>
+        )}
+      </div>
+      {progress && (
+        <div className="grid gap-1">
+          <p className="font-semibold" data-testid="live-answered">
+            {answeredText(progress.answered, progress.players)}
+          </p>
+          <div
+            role="progressbar"
+            aria-label="Answers in"
+            aria-valuemin={0}
+            aria-valuemax={progress.players}
+            aria-valuenow={progress.answered}
+            className="h-2 overflow-hidden rounded-full bg-white/10"
+          >
+            <div className="h-full rounded-full bg-primary transition-[width] duration-300" style={{ width: `${percent}%` }} />
+          </div>
+        </div>
+      )}
+      <dl className="grid grid-cols-[auto_1fr] gap-x-2 gap-y-0.5">
+        <dt className="text-muted">Now</dt>
+        <dd className="truncate" data-testid="live-current-item" title={current}>
+          {current}
+        </dd>
+        <dt className="text-muted">Next</dt>
+        <dd className="truncate" data-testid="live-next-item" title={next}>
+          {next}
+        </dd>
+      </dl>
+    </div>
   );
 }

@@ -1,8 +1,8 @@
 import { useState } from 'react';
-import { Mail, Search, Trash2, User } from 'lucide-react';
+import { Download, Mail, Search, Trash2, User } from 'lucide-react';
 import { api } from '../../common/api';
 import { formatDate } from '../../common/format';
-import { Button } from '../../common/ui/Button';
+import { Button, buttonClass } from '../../common/ui/Button';
 import { Card } from '../../common/ui/Card';
 import { Input } from '../../common/ui/Field';
 import { keys, usePlayers } from '../queries';
@@ -33,7 +33,16 @@ export function PlayersTab() {
 
   return (
     <section>
-      <TabHeader title="Player Management" subtitle="Everyone who has registered to play" />
+      <TabHeader
+        title="Player Management"
+        subtitle="Everyone who has registered to play"
+        action={
+          <a className={buttonClass('outline')} href="/api/admin/players.csv" download data-testid="download-players">
+            <Download aria-hidden />
+            Export CSV
+          </a>
+        }
+      />
       <div className="relative mb-6 max-w-md">
         <Search className="pointer-events-none absolute left-3 top-1/2 size-4 -translate-y-1/2 text-muted" aria-hidden />
         <Input

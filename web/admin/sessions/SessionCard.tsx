@@ -1,4 +1,5 @@
 import {
+  BarChart3,
   Copy,
   ListOrdered,
   Monitor,
@@ -19,7 +20,7 @@ import { LiveControlsPanel } from '../live/LiveControlsPanel';
 import { StatusBadge } from './StatusBadge';
 import { useSessionActions } from './useSessionActions';
 
-export type SessionDialogKind = 'edit' | 'delete' | 'restart' | 'qr' | 'questions' | 'theme' | 'draw';
+export type SessionDialogKind = 'edit' | 'delete' | 'restart' | 'qr' | 'questions' | 'theme' | 'draw' | 'results';
 
 interface Props {
   session: Session;
@@ -99,6 +100,10 @@ export function SessionCard({ session, auditoriumName, onOpen }: Props) {
         <Button size="sm" variant="secondary" onClick={() => onOpen('theme')}>
           <Palette aria-hidden />
           Theme
+        </Button>
+        <Button size="sm" variant="secondary" onClick={() => onOpen('results')}>
+          <BarChart3 aria-hidden />
+          Results
         </Button>
         {session.prizeDraw?.enabled && (
           <Button size="sm" variant="secondary" onClick={() => onOpen('draw')}>

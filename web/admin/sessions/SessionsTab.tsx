@@ -11,6 +11,7 @@ import { QrCodeDialog } from './QrCodeDialog';
 import { ManageQuestionsDialog } from './items/ManageQuestionsDialog';
 import { ThemeEditorDialog } from './theme/ThemeEditorDialog';
 import { PrizeDrawDialog } from './draw/PrizeDrawDialog';
+import { ResultsDialog } from './results/ResultsDialog';
 
 type OpenDialog = { kind: 'create' } | { kind: SessionDialogKind; sessionId: string } | null;
 
@@ -69,6 +70,7 @@ export function SessionsTab() {
           <ManageQuestionsDialog open={isOpen('questions')} session={dialogSession} onClose={close} />
           <ThemeEditorDialog open={isOpen('theme')} session={dialogSession} onClose={close} />
           <PrizeDrawDialog open={isOpen('draw')} session={dialogSession} onClose={close} />
+          <ResultsDialog open={isOpen('results')} session={dialogSession} onClose={close} />
         </>
       )}
     </section>

@@ -38,6 +38,10 @@ export interface LiveState {
   sessionInfo: PublicSessionInfo | null;
   /** Prize winners put on the big screen by the admin; shown until the game moves on. */
   winners: { prize: string; names: string[] } | null;
+  /** Answers in for the open question (answer_progress: displays and admins only, never phones). */
+  progress: { questionId: string; answered: number; players: number } | null;
+  /** The room's split per choice [A, B, C, D], known once the question has closed. */
+  distribution: number[] | null;
 }
 
 export const INITIAL_LIVE_STATE: LiveState = {
@@ -55,6 +59,8 @@ export const INITIAL_LIVE_STATE: LiveState = {
   timeRemaining: null,
   sessionInfo: null,
   winners: null,
+  progress: null,
+  distribution: null,
 };
 
 /** True when this session_state starts a new asking compared with what the screen showed. */
@@ -67,13 +73,17 @@ export function reduceLive(state: LiveState, message: ServerMessage): LiveState 
   switch (message.type) {
     case 'session_state': {
       const newAsking = startsNewAsking(state, message.phase, message.question);
+      const revealed = message.reveal && message.question?.id === message.reveal.questionId ? message.reveal : null;
       return {
         ready: true,
         status: message.status,
         phase: message.phase,
         question: message.question,
         asking: newAsking ? state.asking + 1 : state.asking,
-        correctIndex: message.reveal && message.question?.id === message.reveal.questionId ? message.reveal.correctIndex : null,
+        correctIndex: revealed ? revealed.correctIndex : null,
+        distribution: revealed ? revealed.distribution : message.phase === 'reveal' ? state.distribution : null,
+        // The count belongs to one asking of one question: a new one starts from nothing.
+        progress: !newAsking && message.question && state.progress?.questionId === message.question.id ? state.progress : null,
         slide: message.slide,
         leaderboard: message.leaderboard,
         media: message.media,
@@ -93,7 +103,10 @@ export function reduceLive(state: LiveState, message: ServerMessage): LiveState 
     case 'question_end':
       if (state.question?.id !== message.questionId) return state;
       // The reveal's own session_state follows; until then the question is over and shows its answer.
-      return { ...state, phase: 'reveal', correctIndex: message.correctIndex, endsAt: null, timeRemaining: 0 };
+      return { ...state, phase: 'reveal', correctIndex: message.correctIndex, distribution: message.distribution, endsAt: null, timeRemaining: 0 };
+    case 'answer_progress':
+      if (state.question?.id !== message.questionId) return state;
+      return { ...state, progress: { questionId: message.questionId, answered: message.answered, players: message.players } };
     case 'winners':
       return { ...state, winners: { prize: message.prize, names: message.names } };
     case 'leaderboard_update':

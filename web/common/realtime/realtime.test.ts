@@ -96,7 +96,7 @@ describe('live state (SPEC §4 Display screen)', () => {
     expect(s.endsAt).toBe(6100);
     s = reduceLive(s, { type: 'timer_tick', questionId: 'other', timeRemaining: 1, serverTime: 3000, endsAt: 1 });
     expect(s.endsAt).toBe(6100);
-    s = reduceLive(s, { type: 'question_end', questionId: 'q1', correctIndex: 2 });
+    s = reduceLive(s, { type: 'question_end', questionId: 'q1', correctIndex: 2, distribution: [0, 0, 0, 0] });
     expect(s.phase).toBe('reveal');
     expect(s.correctIndex).toBe(2);
     expect(s.question?.id).toBe('q1');
@@ -106,12 +106,12 @@ describe('live state (SPEC §4 Display screen)', () => {
     const info = { id: 's1', title: 'Renamed', status: 'live' as const, theme: { primaryColor: '#123456' }, mediaItemsPerTransition: 2, prizeDraw: { enabled: false, prize: '', consentText: '' } };
     let s = fold(state({}), { type: 'session_info', session: info });
     expect(s.sessionInfo).toEqual(info);
-    s = reduceLive(s, state({ phase: 'reveal', reveal: { questionId: 'q1', correctIndex: 1 } }));
+    s = reduceLive(s, state({ phase: 'reveal', reveal: { questionId: 'q1', correctIndex: 1, distribution: [0, 0, 0, 0] } }));
     expect(s.sessionInfo?.title).toBe('Renamed');
   });
 
   it('a reveal state (late joiner) carries the correct choice', () => {
-    const s = fold(state({ phase: 'reveal', reveal: { questionId: 'q1', correctIndex: 3 } }));
+    const s = fold(state({ phase: 'reveal', reveal: { questionId: 'q1', correctIndex: 3, distribution: [0, 0, 0, 0] } }));
     expect(s.correctIndex).toBe(3);
   });
 
@@ -127,7 +127,7 @@ describe('live state (SPEC §4 Display screen)', () => {
   it('counts a new asking of the same question in the next loop, not a repeated state', () => {
     let s = fold(state({}), state({}));
     expect(s.asking).toBe(1);
-    s = reduceLive(s, state({ phase: 'reveal', reveal: { questionId: 'q1', correctIndex: 0 } }));
+    s = reduceLive(s, state({ phase: 'reveal', reveal: { questionId: 'q1', correctIndex: 0, distribution: [0, 0, 0, 0] } }));
     s = reduceLive(s, state({}));
     expect(s.asking).toBe(2);
     expect(s.correctIndex).toBeNull();
