@@ -36,6 +36,8 @@ const READ_COUNT = 500;
 const READ_BLOCK_MS = 2_000;
 /** Inbox entries kept at most (approximate trim): far above what an owner change leaves pending. */
 const INBOX_MAX_LEN = 100_000;
+/** A session let go keeps its inbox this long (a later owner reads what arrived meanwhile), then Redis drops it. */
+const INBOX_IDLE_TTL_MS = 60 * 60 * 1000;
 
 interface Owned {
   sessionId: string;
@@ -177,6 +179,8 @@ export class ClusterOwner {
       }
       owned.room = room;
       this.deps.log.info({ sessionId, epoch, instanceId: this.deps.instanceId }, 'cluster: this instance owns the session now');
+      // Kept while owned (a previous owner may have let it go with an expiry).
+      this.deps.redis.persist(this.deps.keys.inbox(sessionId)).catch(() => undefined);
       this.announce(owned);
       void this.consume(owned);
     } finally {
@@ -212,6 +216,8 @@ export class ClusterOwner {
     const owned = this.owned.get(sessionId);
     if (!owned) return;
     await this.stop(sessionId, true);
+    const { redis, keys } = this.deps;
+    await atMost(redis.pexpire(keys.inbox(sessionId), INBOX_IDLE_TTL_MS).catch(() => undefined), CLOSE_WAIT_MS);
     await atMost(this.deps.leases.release(owned.lease.key).catch(() => undefined), CLOSE_WAIT_MS);
   }
 
