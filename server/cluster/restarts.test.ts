@@ -109,7 +109,10 @@ describe('stale owner and rolling restart behind nginx (3 child processes)', () 
     expect(epoch).toBe(2);
     // The snapshot may only have moved on under the new owner (its epoch), never back.
     if (liveAfter !== liveBefore) expect(JSON.parse(liveAfter).phaseStartedAtMs).toBeGreaterThanOrEqual(JSON.parse(liveBefore).phaseStartedAtMs);
-    // Exactly one result per phone that answered, one question_end per screen: nothing from the stale owner.
+    // Exactly one result per phone that answered, one question_end per screen: nothing from the stale
+    // owner. (A socket held by the paused instance gets the new owner's frames once it runs again.)
+    await phones[0].waitFor((m) => m.type === 'answer_result', 30_000);
+    await display.waitFor((m) => m.type === 'question_end', 30_000);
     expect(phones[0].all.filter((m) => m.type === 'answer_result')).toHaveLength(1);
     expect(display.all.filter((m) => m.type === 'question_end')).toHaveLength(1);
     expect(await ownerOf(game.sessionId)).not.toBe(stale);
