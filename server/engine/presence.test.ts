@@ -104,7 +104,7 @@ describe('after a resume', () => {
       answeredAtMs: T0 + 4_000,
     }));
     const game = new FakeRunner(program, { nowMs });
-    const { state, effects } = resumeEngine({ program, autoRotate: true, live: snapshot, scores: [], answers }, nowMs);
+    const { state, effects } = resumeEngine({ program, autoRotate: true, live: snapshot, scores: [], answers, currentQuestionIndex: 0 }, nowMs);
     game.adopt(state, effects);
     return game;
   }

@@ -106,7 +106,7 @@ describe('resuming after an edit', () => {
       mediaItemCount: null,
     };
     const program = makeProgram([slide, q1]);
-    const { state } = resumeEngine({ program, autoRotate: true, live, scores: [], answers: [] }, T0 + 4_000);
+    const { state } = resumeEngine({ program, autoRotate: true, live, scores: [], answers: [], currentQuestionIndex: 0 }, T0 + 4_000);
     expect(state.phase).toMatchObject({ kind: 'question', itemIndex: 1, startedAtMs: T0, endsAtMs: T0 + 10_000 });
   });
 });

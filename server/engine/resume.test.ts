@@ -8,17 +8,21 @@ import type { LiveSnapshot, Program } from './types.js';
 /** What storage would hold after the effects a runner carried out so far. */
 function storedFrom(game: FakeRunner) {
   let live: LiveSnapshot | null = null;
+  let currentQuestionIndex = 0;
   const answers: StoredAnswer[] = [];
   const scores = new Map<string, StoredScore>();
   for (const { effect } of game.log) {
-    if (effect.kind === 'persist') live = effect.live;
+    if (effect.kind === 'persist') {
+      live = effect.live;
+      currentQuestionIndex = effect.currentQuestionIndex;
+    }
     if (effect.kind === 'saveAnswer') answers.push({ playerId: effect.playerId, asking: effect.asking, ...effect.answer });
     if (effect.kind === 'saveScores') {
       for (const s of effect.scores) scores.set(s.playerId, { ...s, name: game.state.names.get(s.playerId) ?? '' });
     }
   }
   // Storage holds JSON: make sure the snapshot survives the trip.
-  return { live: parseLiveSnapshot(JSON.parse(JSON.stringify(live))), answers, scores: [...scores.values()] };
+  return { live: parseLiveSnapshot(JSON.parse(JSON.stringify(live))), currentQuestionIndex, answers, scores: [...scores.values()] };
 }
 
 /** Plays the crash: a new runner, later, rebuilt only from what was stored. */
@@ -134,6 +138,20 @@ describe('resuming after a restart', () => {
     });
   });
 
+  it('keeps the stored position of the last question asked after the game looped', () => {
+    // Found by the property tests: the position was derived from the snapshot's item, and the
+    // slide at item 0 comes after the last question once the game has looped.
+    const looping = makeProgram([makeSlide('s1'), makeQuestion('q1', { timeLimitSeconds: 5 }), makeQuestion('q2', { timeLimitSeconds: 5 })]);
+    const before = new FakeRunner(looping);
+    before.dispatch({ type: 'start' });
+    before.advance(40_001); // s1 10 s, q1 5 + 5 + 5 s, q2 5 + 5 + 5 s: back on s1
+    expect(before.state).toMatchObject({ phase: { kind: 'slide', itemIndex: 0 }, lastQuestionIndex: 1 });
+    const game = restart(looping, before, 0);
+    expect(game.state.lastQuestionIndex).toBe(1);
+    const paused = game.dispatch({ type: 'admin_pause' });
+    expect(effectsOf(paused, 'persist')).toMatchObject([{ currentQuestionIndex: 1 }]);
+  });
+
   it('resumes a hold and waits for Resume', () => {
     const before = new FakeRunner(program, { autoRotate: false });
     before.dispatch({ type: 'start' });
@@ -157,7 +175,7 @@ describe('resuming after a restart', () => {
   });
 
   it('starts from item 0 when the session is live but nothing was stored', () => {
-    const { state, effects } = resumeEngine({ program, autoRotate: true, live: null, scores: [], answers: [] }, T0);
+    const { state, effects } = resumeEngine({ program, autoRotate: true, live: null, scores: [], answers: [], currentQuestionIndex: 0 }, T0);
     expect(state.phase).toMatchObject({ kind: 'question', itemIndex: 0, asking: 1 });
     expect(effectsOf(effects, 'wakeAt')).toEqual([{ kind: 'wakeAt', atMs: T0 + 1_000 }]);
   });
@@ -174,7 +192,7 @@ describe('resuming after a restart', () => {
       autoRotate: true,
       mediaItemCount: null,
     };
-    const { state, effects } = resumeEngine({ program, autoRotate: true, live, scores: [], answers: [] }, T0 + 5_000);
+    const { state, effects } = resumeEngine({ program, autoRotate: true, live, scores: [], answers: [], currentQuestionIndex: 0 }, T0 + 5_000);
     expect(state.phase).toMatchObject({ kind: 'slide', itemIndex: 1, startedAtMs: T0 + 5_000 });
     expect(effectsOf(effects, 'persist')[0].live).toMatchObject({ itemId: 's1', asking: 3 });
     expect(messagesOf(effects, 'session_state').length).toBe(2);

@@ -15,7 +15,6 @@ import { reduce, pendingWakeAt } from './reduce.js';
 import { rankEveryone, topOf } from './standings.js';
 import { toLiveSnapshot } from './snapshot.js';
 import { nextTickAfter, questionDurationMs } from './timing.js';
-import { questionPosition } from './views.js';
 
 export interface StoredScore {
   playerId: string;
@@ -90,6 +89,12 @@ export interface ResumeInput {
   scores: StoredScore[];
   /** Answers stored for the snapshot's asking (others are ignored). */
   answers: StoredAnswer[];
+  /**
+   * The position persisted with the snapshot (`persist.currentQuestionIndex`). Stored, not
+   * derived from the snapshot's item: after the game loops, or an edit moved the question, the
+   * question asked last is not the one at or before the current item.
+   */
+  currentQuestionIndex: number;
 }
 
 /**
@@ -112,7 +117,7 @@ export function resumeEngine(input: ResumeInput, nowMs: number): ReduceResult {
     presence: resumedPresence(live.roster ?? [], nowMs),
     status: 'live',
     asking: live.asking,
-    lastQuestionIndex: lastQuestionAtOrBefore(program, live.itemIndex),
+    lastQuestionIndex: input.currentQuestionIndex,
   };
   const phase = rebuildPhase(base, live, input.answers, nowMs);
   if (!phase) {
@@ -184,12 +189,4 @@ function relocate(program: Program, live: LiveSnapshot): LiveSnapshot {
   if (live.itemId === null || program.items[live.itemIndex]?.id === live.itemId) return live;
   const moved = program.items.findIndex((item) => item.id === live.itemId);
   return moved >= 0 ? { ...live, itemIndex: moved } : live;
-}
-
-function lastQuestionAtOrBefore(program: Program, itemIndex: number): number {
-  for (let i = Math.min(itemIndex, program.items.length - 1); i >= 0; i--) {
-    const position = questionPosition(program, i);
-    if (position !== null) return position;
-  }
-  return 0;
 }

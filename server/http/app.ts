@@ -7,6 +7,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyReply, type FastifyServerOptions } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { App, AppDeps, RouteModule } from './context.js';
+import { CSP_NONCE_PLACEHOLDER, contentSecurityPolicy, newCspNonce, s3OriginOf } from './csp.js';
 import { installErrorHandler } from './error-handler.js';
 import { requireAdmin } from './auth-guard.js';
 import { authRoutes } from './auth/routes.js';
@@ -94,7 +95,7 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
     }
   });
 
-  registerWebApp(app, options.webDir);
+  registerWebApp(app, options.webDir, s3OriginOf(deps.config));
   return app;
 }
 
@@ -102,7 +103,7 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
  * Serves the built React app, and index.html for every other non-API path, so the client router
  * decides (including its 'Page Not Found' page).
  */
-function registerWebApp(app: App, webDir: string | undefined): void {
+function registerWebApp(app: App, webDir: string | undefined, s3Origin: string | null): void {
   const indexFile = webDir ? path.join(webDir, 'index.html') : undefined;
   const hasWeb = indexFile !== undefined && fs.existsSync(indexFile);
   if (hasWeb) {
@@ -117,7 +118,7 @@ function registerWebApp(app: App, webDir: string | undefined): void {
       },
     });
   }
-  app.setNotFoundHandler((request, reply) => {
+  app.setNotFoundHandler(async (request, reply) => {
     const urlPath = request.url.split('?')[0];
     const isApi = urlPath === '/api' || urlPath.startsWith('/api/') || urlPath === '/ws' || urlPath.startsWith('/media/');
     if (isApi || (request.method !== 'GET' && request.method !== 'HEAD')) {
@@ -127,6 +128,13 @@ function registerWebApp(app: App, webDir: string | undefined): void {
     if (!hasWeb) {
       return reply.status(503).type('text/plain').send('The web app is not built yet: run `npm run build`.');
     }
-    return reply.header('cache-control', 'no-cache').sendFile('index.html');
+    // Read per page load (a rebuild takes effect at once); each load gets its own CSP nonce.
+    const nonce = newCspNonce();
+    const html = (await fs.promises.readFile(indexFile!, 'utf8')).replaceAll(CSP_NONCE_PLACEHOLDER, nonce);
+    return reply
+      .header('cache-control', 'no-cache')
+      .header('content-security-policy', contentSecurityPolicy({ nonce, host: request.host, s3Origin }))
+      .type('text/html; charset=utf-8')
+      .send(html);
   });
 }

@@ -30,6 +30,15 @@ const nameOf = (err: unknown) => (err as { name?: string }).name;
  * Reads are proxied through this server (see docs/MEDIA.md), so the caching and safety headers
  * are the same as with local storage and the bucket can stay private.
  */
+/** The bucket's URL: where browsers send uploads (the page's Content-Security-Policy allows its origin). */
+export function bucketUrlOf(settings: Pick<S3Settings, 'bucket' | 'endpoint' | 'forcePathStyle' | 'region'>): string {
+  const { bucket, endpoint, forcePathStyle, region } = settings;
+  const base = new URL(endpoint ?? `https://s3.${region}.amazonaws.com`);
+  const basePath = base.pathname.replace(/\/+$/, '');
+  if (forcePathStyle) return `${base.origin}${basePath}/${bucket}`;
+  return `${base.protocol}//${bucket}.${base.host}${basePath}`;
+}
+
 export class S3MediaStore implements MediaStore {
   readonly kind = 's3';
   readonly client: S3Client;
@@ -79,11 +88,7 @@ export class S3MediaStore implements MediaStore {
 
   /** The bucket's own URL, where form POSTs go. */
   private bucketUrl(): string {
-    const { endpoint, forcePathStyle, region } = this.settings;
-    const base = new URL(endpoint ?? `https://s3.${region}.amazonaws.com`);
-    const basePath = base.pathname.replace(/\/+$/, '');
-    if (forcePathStyle) return `${base.origin}${basePath}/${this.bucket}`;
-    return `${base.protocol}//${this.bucket}.${base.host}${basePath}`;
+    return bucketUrlOf(this.settings);
   }
 
   async adoptDirectUpload(objectId: string, maxBytes: number): Promise<StoredObject | undefined> {

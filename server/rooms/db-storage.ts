@@ -60,6 +60,7 @@ export class DbRoomStorage implements RoomStorage {
       autoRotate: session.autoRotate,
       mediaItemsPerTransition: session.mediaItemsPerTransition,
       live: parseLiveSnapshot(parseJson<unknown>(stored, null)),
+      currentQuestionIndex: session.currentQuestionIndex,
     };
   }
 

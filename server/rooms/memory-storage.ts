@@ -6,7 +6,7 @@ import type { LiveSnapshot, Program, StoredAnswer, StoredScore } from '../engine
 import type { CommitBatch, RoomSession, RoomStorage } from './storage.js';
 
 export class MemoryRoomStorage implements RoomStorage {
-  readonly sessions = new Map<string, RoomSession & { currentQuestionIndex: number }>();
+  readonly sessions = new Map<string, RoomSession>();
   readonly programs = new Map<string, Program>();
   readonly names = new Map<string, string>();
   /** sessionId → playerId → score */

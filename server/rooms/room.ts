@@ -171,7 +171,10 @@ export class Room {
       }
       const answers = session.live ? await storage.loadAnswers(this.sessionId, session.live.asking) : [];
       this.lastLive = session.live;
-      const resumed = resumeEngine({ program, autoRotate: session.autoRotate, live: session.live, scores, answers }, this.now());
+      const resumed = resumeEngine(
+        { program, autoRotate: session.autoRotate, live: session.live, scores, answers, currentQuestionIndex: session.currentQuestionIndex },
+        this.now(),
+      );
       this.state = resumed.state;
       await this.execute(resumed.effects, undefined);
       this.syncTimer();

@@ -13,6 +13,8 @@ export interface RoomSession {
   mediaItemsPerTransition: number;
   /** The resume snapshot, already validated; null when absent or not understood. */
   live: LiveSnapshot | null;
+  /** Stored with the snapshot: the position of the question asked last. */
+  currentQuestionIndex: number;
 }
 
 export interface AnswerWrite {

@@ -19,6 +19,9 @@ export interface AuthDeps {
 
 const MAX_ID_LENGTH = 200;
 
+/** Too long, or with a NUL (PostgreSQL text cannot hold one, and the lookup would fail): names nothing. */
+const unusableId = (id: string) => id.length > MAX_ID_LENGTH || id.includes('\0');
+
 function refuse(code: number, reason: string): ConnectionAuth {
   return { ok: false, code, reason };
 }
@@ -41,7 +44,7 @@ export async function authenticateConnection(query: URLSearchParams, { store, ad
     return queryRefusal(raw, `Invalid connection query: ${first ? `${first.path.join('.')} ${first.message}` : 'malformed'}`);
   }
   const connect = parsed.data;
-  if (connect.sessionId.length > MAX_ID_LENGTH) return refuse(CLOSE_CODES.notFound, 'Session not found');
+  if (unusableId(connect.sessionId)) return refuse(CLOSE_CODES.notFound, 'Session not found');
 
   // Admins prove themselves before learning whether a session exists.
   if (connect.type === 'admin' && !(await adminAuth.verify(connect.token))) {
@@ -51,7 +54,7 @@ export async function authenticateConnection(query: URLSearchParams, { store, ad
   if (connect.type !== 'player') return { ok: true, sessionId: connect.sessionId, role: connect.type, playerId: null, name: null };
 
   const { playerId, playerToken } = connect;
-  if (playerId.length > MAX_ID_LENGTH || playerToken.length > MAX_ID_LENGTH) return refuse(CLOSE_CODES.unauthorized, 'Invalid player token');
+  if (unusableId(playerId) || playerToken.length > MAX_ID_LENGTH) return refuse(CLOSE_CODES.unauthorized, 'Invalid player token');
   if (!(await store.players.get(playerId))) return refuse(CLOSE_CODES.notFound, 'Player not found');
   const player = await store.players.verifyToken(playerId, hashToken(playerToken));
   if (!player) return refuse(CLOSE_CODES.unauthorized, 'Invalid player token');

@@ -265,6 +265,9 @@ describe.each(DIALECTS)('a full game over /ws on %s', (dialect) => {
       [{ type: 'player', sessionId: 'no-such-session', playerId: p1.id, playerToken: p1.playerToken }, CLOSE_CODES.notFound, 'Session not found'],
       [{ type: 'spectator', sessionId }, CLOSE_CODES.badRequest, 'type must be admin, display or player'],
       [{ type: 'display' }, CLOSE_CODES.badRequest, 'Invalid connection query: sessionId Invalid input: expected string, received undefined'],
+      // A NUL in an id closed with 1011 on PostgreSQL (its text type refuses NUL); found by the fuzz.
+      [{ type: 'display', sessionId: `${sessionId}\0` }, CLOSE_CODES.notFound, 'Session not found'],
+      [{ type: 'player', sessionId, playerId: '\0', playerToken: p1.playerToken }, CLOSE_CODES.unauthorized, 'Invalid player token'],
     ];
     for (const [query, code, reason] of refusals) {
       const socket = await TestSocket.open(baseUrl, query);

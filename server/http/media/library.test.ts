@@ -127,6 +127,31 @@ describe.each(COMBINATIONS)('media library on %s with the %s store', (dialect, s
     expect(changed).toEqual([sessionId, sessionId, sessionId]);
   });
 
+  it('answers 400 to ids with a NUL character (PostgreSQL answered 500; found by the fuzz)', async () => {
+    const sessionId = await createSession('NUL show');
+    const media = (await createMedia({ filePath: await uploadPng(), fileType: 'image' })).body;
+    const calls: [string, string, unknown?][] = [
+      ['PATCH', '/api/media/%00', { duration: 5 }],
+      ['DELETE', '/api/media/a%00b'],
+      ['GET', '/api/admin/sessions/%00/media'],
+      ['POST', '/api/admin/sessions/%00/media', { mediaId: media.id }],
+      ['POST', `/api/admin/sessions/${sessionId}/media`, { mediaId: 'a\u0000b' }],
+      ['DELETE', `/api/admin/sessions/${sessionId}/media/%00`],
+      ['DELETE', `/api/admin/sessions/%00/media/${media.id}`],
+      ['GET', '/media/%00'],
+      ['GET', '/api/media/s3/params?type=%00'],
+      ['GET', '/api/media/s3/params?filename=a%00.png&type=image%2Fpng'],
+      ['POST', '/api/media/s3/multipart', { filename: 'a.mp4', type: 'video/mp4\u0000' }],
+    ];
+    for (const [method, url, body] of calls) {
+      const res = await client.call(method as 'GET', url, body);
+      expect(res.status, `${method} ${url}`).toBe(400);
+      expect(res.body.message).toMatch(/NUL/);
+    }
+    expect((await client.call('GET', `/api/admin/sessions/${sessionId}/media`)).body).toEqual([]);
+    expect((await client.call('GET', '/api/admin/media')).body.map((m: { id: string }) => m.id)).toContain(media.id);
+  });
+
   it('delete removes the media from every session and question, and its files once unused', async () => {
     const [one, two] = [await createSession('Matinee'), await createSession('Late show')];
     const shared = await uploadMp4();

@@ -8,7 +8,7 @@ import type { SignatureCheck } from '../../media/signatures.js';
 import type { RouteModule } from '../context.js';
 import { AppError } from '../errors.js';
 import { originOf, uploadsFor } from './deps.js';
-import { objectParam, partUploadParam, partUploadQuery, signedQuery } from './schema.js';
+import { mediaRouteId, objectParam, partUploadParam, partUploadQuery, signedQuery } from './schema.js';
 import { IMMUTABLE_CACHE, SVG_POLICY, etagMatches, parseRange, rangeStillValid } from './serve.js';
 
 const requireValid = (check: SignatureCheck) => {
@@ -27,7 +27,7 @@ export const mediaPublicRoutes: RouteModule = (app, deps) => {
   app.route({
     method: ['GET', 'HEAD'],
     url: '/media/:id',
-    schema: { tags: ['media'], params: z.object({ id: z.string().max(100) }) },
+    schema: { tags: ['media'], params: z.object({ id: mediaRouteId }) },
     handler: async (request, reply) => {
       const object = await uploads.ready(request.params.id);
       if (!object?.contentType || object.size == null) throw AppError.notFound('Media not found');

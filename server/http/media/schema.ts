@@ -1,7 +1,10 @@
 import { z } from 'zod';
 
-export const idParam = z.object({ id: z.string().min(1).max(100) });
-export const assignmentParam = z.object({ id: z.string().min(1).max(100), mediaId: z.string().min(1).max(100) });
+/** An id as a path carries it; a NUL would reach PostgreSQL (which refuses it in text) as a 500. */
+export const mediaRouteId = z.string().max(100).refine((v) => !v.includes('\0'), 'must not contain NUL characters');
+const id = mediaRouteId.pipe(z.string().min(1));
+export const idParam = z.object({ id });
+export const assignmentParam = z.object({ id, mediaId: id });
 
 /** `/media/{objectId}`, as the web uploader stores a finished upload. */
 const MEDIA_PATH = /^\/media\/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/;
@@ -35,7 +38,7 @@ export const durationBody = z.object({
   duration: z.number().int('must be a whole number of seconds').min(1).max(60),
 });
 
-export const assignBody = z.object({ mediaId: z.string().min(1).max(100) });
+export const assignBody = z.object({ mediaId: id });
 
 /** Which limit an upload gets: theme images 10 MB, library media 50 MB (SPEC §5). */
 export const uploadKind = z.enum(['media', 'theme']);
@@ -49,12 +52,14 @@ const uploadId = z.string().min(1).max(1024);
 /** Uppy sends file metadata; `kind` picks the limit like the upload call's kind. */
 const metadata = z.record(z.string(), z.unknown()).optional();
 
+/** Stored with the upload: a NUL would reach PostgreSQL (which refuses it in text) as a 500. */
+const storedText = (max: number) => z.string().max(max).refine((v) => !v.includes('\0'), 'must not contain NUL characters');
 export const paramsQuery = z
-  .object({ filename: z.string().max(1000).optional(), type: z.string().max(200).optional(), 'metadata[kind]': z.string().max(20).optional() })
+  .object({ filename: storedText(1000).optional(), type: storedText(200).optional(), 'metadata[kind]': z.string().max(20).optional() })
   .loose();
 export const createMultipartBody = z.object({
-  filename: z.string().max(1000).optional(),
-  type: z.string().max(200).optional(),
+  filename: storedText(1000).optional(),
+  type: storedText(200).optional(),
   metadata,
 });
 export const keyQuery = z.object({ key });

@@ -17,6 +17,11 @@ export interface S3TestServer {
 const xmlError = (code: string, message: string) =>
   `<?xml version="1.0" encoding="UTF-8"?><Error><Code>${code}</Code><Message>${message}</Message></Error>`;
 
+/** What docs/MEDIA.md asks of a real bucket, so browsers can upload to it directly (e2e tests). */
+const BROWSER_CORS =
+  '<CORSConfiguration><CORSRule><AllowedOrigin>*</AllowedOrigin><AllowedMethod>PUT</AllowedMethod><AllowedMethod>POST</AllowedMethod>' +
+  '<AllowedMethod>GET</AllowedMethod><AllowedHeader>*</AllowedHeader><ExposeHeader>ETag</ExposeHeader></CORSRule></CORSConfiguration>';
+
 /**
  * A real S3-protocol server (s3rver) on a free port with a temporary directory. s3rver lacks
  * ListParts and AbortMultipartUpload; a small middleware answers both from the part files s3rver
@@ -24,7 +29,7 @@ const xmlError = (code: string, message: string) =>
  */
 export async function startS3TestServer(): Promise<S3TestServer> {
   const directory = fs.mkdtempSync(path.join(os.tmpdir(), 'marquee-s3-'));
-  const server = new S3rver({ port: 0, address: '127.0.0.1', directory, silent: true, configureBuckets: [{ name: TEST_BUCKET }] });
+  const server = new S3rver({ port: 0, address: '127.0.0.1', directory, silent: true, configureBuckets: [{ name: TEST_BUCKET, configs: [BROWSER_CORS] }] });
   server.middleware.unshift(async (ctx, next) => {
     const match = /^\/([^/]+)\/(.+)$/.exec(ctx.path);
     const uploadId = ctx.query.uploadId;
