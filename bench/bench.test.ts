@@ -71,3 +71,35 @@ describe('npm run bench on 50 phones, one round', () => {
     expect(table).not.toContain('FAILED');
   }, 90_000);
 });
+
+// Three instances behind the Redis relay (multi-instance mode), phones spread over them.
+describe('npm run bench, cluster target, on 30 phones', () => {
+  const outDir = fs.mkdtempSync(path.join(os.tmpdir(), 'marquee-bench-test-'));
+  afterAll(() => fs.rmSync(outDir, { recursive: true, force: true }));
+
+  it('plays a round over three instances, loses nothing and counts the Redis commands', async () => {
+    const report = await runBench({
+      scenarios: [{ players: 30, sessions: 1 }],
+      targets: ['cluster'],
+      rounds: 1,
+      warmupRounds: 0,
+      answerWindowMs: 300,
+      settleMs: 200,
+      outDir,
+      cpuProfile: false,
+      log: () => {},
+    });
+    const [scenario] = report.scenarios;
+    expect(scenario.errors).toEqual({});
+    const r = scenario.results.cluster as TargetResult;
+    expect(r.roundsCompleted).toBe(1);
+    expect(r.answersSent).toBe(30);
+    expect(r.answersLost).toBe(0);
+    expect(r.questionsMissed + r.errorsReceived).toBe(0);
+    expect(r.fanOutMs.count).toBe(30);
+    // Every answer enters the owner's stream once; each confirmation and result is published once.
+    expect(r.redisCommandsPerRound?.xadd).toBeGreaterThanOrEqual(30);
+    expect(r.redisCommandsPerRound?.publish).toBeGreaterThanOrEqual(60);
+    expect(formatReport(report)).toContain('one instance vs three');
+  }, 120_000);
+});

@@ -94,8 +94,9 @@ async function run(config: GeneratorConfig): Promise<TargetResult> {
     const phone = phones[i];
     const player = registered[i];
     try {
+      const urls = config.socketUrls ?? [config.baseUrl];
       phone.ws = await openSocket(
-        wsUrl(config.baseUrl, { sessionId: player.sessionId, type: 'player', playerId: player.id, playerToken: player.playerToken }),
+        wsUrl(urls[i % urls.length], { sessionId: player.sessionId, type: 'player', playerId: player.id, playerToken: player.playerToken }),
         phone.onFrame,
       );
       phone.ws.on('close', () => (phone.dropped = true));

@@ -9,7 +9,8 @@ import type { EventLoopDelay, ProbeRequest } from './probe.js';
 /** What the generator asks of a server reading (the runner relays it to the server's probe). */
 export type ProbeOptions = Omit<ProbeRequest, 'type' | 'id'>;
 
-export type TargetName = 'marquee' | 'baseline';
+/** `cluster`: three Marquee instances on PostgreSQL + Redis, phones spread over them (bench/cluster-target.ts). */
+export type TargetName = 'marquee' | 'baseline' | 'cluster';
 
 export interface GeneratorConfig {
   target: TargetName;
@@ -33,6 +34,8 @@ export interface GeneratorConfig {
   connectConcurrency: number;
   seed: number;
   runTag: string;
+  /** Several instances: phone i opens its socket at socketUrls[i % n] (admin and display at baseUrl). */
+  socketUrls?: string[];
 }
 
 /** Generator → runner. */
@@ -107,4 +110,6 @@ export interface TargetResult {
   eventLoopP99Ms: number;
   eventLoopMaxMs: number;
   perRound: RoundFigures[];
+  /** Cluster only: Redis commands per measured round, by command (INFO commandstats of its own Redis). */
+  redisCommandsPerRound?: Record<string, number>;
 }

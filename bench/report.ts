@@ -74,6 +74,37 @@ export function scenarioTable(entry: ScenarioResult, rounds: number): string {
   return lines.join('\n');
 }
 
+/** Marquee on one instance next to three instances behind the Redis relay (same run, same phones). */
+export function clusterTable(entry: ScenarioResult): string | null {
+  const single = entry.results.marquee;
+  const cluster = entry.results.cluster;
+  if (!cluster && !entry.errors.cluster) return null;
+  const head = `${entry.players} phones over ${entry.sessions} session${entry.sessions > 1 ? 's' : ''}: one instance vs three`;
+  const lines = [`| ${head} | 1 instance (SQLite) | 3 instances (PostgreSQL + Redis) | 3 ÷ 1 |`, '|---|--:|--:|--:|'];
+  const rows: Row[] = [
+    { label: 'fan-out p50 (ms)', value: (r) => r.fanOutMs.p50, ratio: true },
+    { label: 'fan-out p99 (ms)', value: (r) => r.fanOutMs.p99, ratio: true },
+    { label: 'result after end p99 (ms)', value: (r) => r.resultMs.p99, ratio: true },
+    { label: 'answer accepted p99 (ms)', value: (r) => r.answerAckMs.p99, ratio: true },
+    { label: 'answers lost', value: (r) => r.answersLost, digits: 0 },
+    { label: 'questions missed / errors', value: (r) => r.questionsMissed + r.errorsReceived, digits: 0 },
+    { label: 'rounds completed', value: (r) => r.roundsCompleted, digits: 0 },
+  ];
+  for (const row of rows) {
+    const sv = single ? row.value(single) : undefined;
+    const cv = cluster ? row.value(cluster) : undefined;
+    const ratio = row.ratio && sv !== undefined && cv !== undefined && sv > 0 ? `${(cv / sv).toFixed(2)}×` : '';
+    lines.push(`| ${row.label} | ${fmt(sv, row.digits)} | ${fmt(cv, row.digits)} | ${ratio} |`);
+  }
+  const redis = cluster?.redisCommandsPerRound;
+  if (redis) {
+    const shown = Object.entries(redis).sort((a, b) => b[1] - a[1]).map(([c, n]) => `${c} ${n}`).join(', ');
+    lines.push(`| Redis commands per round | | ${shown} | |`);
+  }
+  if (entry.errors.cluster) lines.push(`| cluster FAILED | ${entry.errors.cluster.split('\n')[0]} | | |`);
+  return lines.join('\n');
+}
+
 export interface TargetCheck {
   text: string;
   met: boolean;
@@ -114,6 +145,15 @@ export function checkTargets(report: BenchReport): TargetCheck[] {
       }
       checks.push({ text: `${at}: RSS ≤ 8 KB per phone (${fmt(m.rssPerPlayerKb)})`, met: m.rssPerPlayerKb <= 8 });
     }
+    const c = entry.results.cluster;
+    if (c) {
+      checks.push({ text: `${at}: cluster loses no answer (${c.answersLost})`, met: c.answersLost === 0 && c.questionsMissed === 0 });
+      if (entry.players === 3000) {
+        const ratio = c.fanOutMs.p99 / m.fanOutMs.p99;
+        const text = `${at}: fan-out p99 over 3 instances ≤ 1.5× one instance's (${fmt(c.fanOutMs.p99)} / ${fmt(m.fanOutMs.p99)} = ${ratio.toFixed(2)}×)`;
+        checks.push({ text, met: ratio <= 1.5 });
+      }
+    }
     const coldness = firstRoundColdness(m);
     if (!Number.isNaN(coldness)) {
       checks.push({ text: `${at}: no cold first question: its fan-out p99 ≤ 1.3× the median round's (${coldness.toFixed(2)}×)`, met: coldness <= 1.3 });
@@ -129,8 +169,11 @@ function ratioCheck(at: string, what: string, marquee: number, baseline: number,
 }
 
 export function formatReport(report: BenchReport): string {
-  const parts = report.scenarios.map((entry) => scenarioTable(entry, report.options.rounds));
+  const parts = report.scenarios.flatMap((entry) => {
+    const cluster = clusterTable(entry);
+    return cluster ? [scenarioTable(entry, report.options.rounds), cluster] : [scenarioTable(entry, report.options.rounds)];
+  });
   const checks = checkTargets(report);
-  if (checks.length) parts.push(['Targets (issues 7 and 12):', ...checks.map((c) => `  ${c.met ? 'met   ' : 'MISSED'} ${c.text}`)].join('\n'));
+  if (checks.length) parts.push(['Targets (issues 7, 11 and 12):', ...checks.map((c) => `  ${c.met ? 'met   ' : 'MISSED'} ${c.text}`)].join('\n'));
   return parts.join('\n\n');
 }

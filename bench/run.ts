@@ -1,5 +1,6 @@
 /**
- * `npm run bench [-- 500 2000 5000x5] [--rounds 3] [--warmup 0] [--targets marquee,baseline] [--cpu-prof]`
+ * `npm run bench [-- 500 2000 5000x5] [--rounds 3] [--warmup 0] [--targets marquee,baseline,cluster] [--cpu-prof]`
+ * (`cluster`: three instances on PostgreSQL + Redis, see bench/cluster-target.ts; needs both running.)
  * Scenarios are N or NxS (N phones over S sessions). Prints the tables and writes
  * .bench/results.json; logs (and profiles with --cpu-prof) go to .bench/.
  * `npm run bench -- restart [2000]`: the reconnect storm after a crash (restart.ts), written to
@@ -33,7 +34,7 @@ function parseArgs(argv: string[]) {
       scenarios.push({ players: Number(match[1]), sessions: Number(match[2] ?? 1) });
     }
   }
-  if (!(rounds >= 1) || targets.some((t) => t !== 'marquee' && t !== 'baseline')) throw new Error('bad --rounds or --targets');
+  if (!(rounds >= 1) || targets.some((t) => !['marquee', 'baseline', 'cluster'].includes(t))) throw new Error('bad --rounds or --targets');
   return { scenarios: scenarios.length ? scenarios : DEFAULT_SCENARIOS, rounds, warmupRounds, targets, cpuProfile, answerWindowMs };
 }
 

@@ -13,6 +13,7 @@ import type { GeneratorConfig, GeneratorMessage, RunnerMessage, TargetName, Targ
 import { descriptorsFor, nodeCommand } from './open-files.js';
 import { openFilesLimit, readCpuSeconds, readRssKb, readWriteSyscalls, type OpenFilesLimit } from './proc-stats.js';
 import { ADMIN_PASSWORD, REPO_ROOT, startTarget, type RunningTarget } from './targets.js';
+import { type RunningCluster, startCluster } from './cluster-target.js';
 
 export interface Scenario {
   players: number;
@@ -56,7 +57,11 @@ function generatorDeadlineMs(config: GeneratorConfig): number {
   return 120_000 + config.players * 20 + (config.warmupRounds + config.rounds) * (config.roundTimeoutMs + config.settleMs + 20_000);
 }
 
-function runGenerator(server: RunningTarget, config: GeneratorConfig, log: (line: string) => void): Promise<TargetResult> {
+function runGenerator(server: RunningTarget | RunningCluster, config: GeneratorConfig, log: (line: string) => void): Promise<TargetResult> {
+  const cluster = 'redisCommands' in server ? server : undefined;
+  let redisAtStart: Record<string, number> | undefined;
+  let redisPerRound: Record<string, number> | undefined;
+  let counting: Promise<void> = Promise.resolve();
   // The generator holds every phone's socket plus an admin and a display per session.
   const { command, args } = nodeCommand(['--import', 'tsx', 'bench/generator.ts'], descriptorsFor(config.players + 2 * config.sessions));
   const child = spawn(command, args, {
@@ -82,14 +87,22 @@ function runGenerator(server: RunningTarget, config: GeneratorConfig, log: (line
           log(`    ${config.target}: ${message.text}`);
           break;
         case 'result':
-          finish(null, message.result);
+          finish(null, redisPerRound ? { ...message.result, redisCommandsPerRound: redisPerRound } : message.result);
           break;
         case 'failed':
           finish(new Error(message.message));
           break;
         case 'probe':
-          server
-            .probe({ gc: message.gc, resetEventLoop: message.resetEventLoop, rounds: message.rounds })
+          // The cluster's Redis commands are counted over the measured rounds only (read before
+          // the probe is answered, so no round starts before the first reading).
+          counting = !cluster || !message.rounds
+            ? Promise.resolve()
+            : cluster.redisCommands().then((c) => {
+                if (message.rounds === 'start') redisAtStart = c;
+                else redisPerRound = perRound(redisAtStart ?? {}, c, config.rounds);
+              });
+          counting
+            .then(() => server.probe({ gc: message.gc, resetEventLoop: message.resetEventLoop, rounds: message.rounds }))
             .then(({ eventLoop, heapUsedKb }) => {
               const reading = { rssKb: readRssKb(server.pid), heapUsedKb, cpuSeconds: readCpuSeconds(server.pid), writeSyscalls: readWriteSyscalls(server.pid), eventLoop };
               tell({ type: 'probe', id: message.id, reading });
@@ -101,6 +114,16 @@ function runGenerator(server: RunningTarget, config: GeneratorConfig, log: (line
     child.on('exit', (code) => finish(new Error(`the generator exited (code ${code}) without a result`)));
     tell({ type: 'run', config });
   });
+}
+
+/** Calls per command between two readings, per round. */
+function perRound(before: Record<string, number>, after: Record<string, number>, rounds: number): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const [command, calls] of Object.entries(after)) {
+    const delta = (calls - (before[command] ?? 0)) / rounds;
+    if (delta > 0) out[command] = Math.round(delta * 10) / 10;
+  }
+  return out;
 }
 
 export async function runBench(options: BenchOptions): Promise<BenchReport> {
@@ -123,9 +146,10 @@ export async function runBench(options: BenchOptions): Promise<BenchReport> {
     report.scenarios.push(entry);
     for (const target of options.targets) {
       options.log(`  ${label} ${target}: starting`);
-      let server: RunningTarget | undefined;
+      let server: RunningTarget | RunningCluster | undefined;
       try {
-        server = await startTarget(target, { logDir, cpuProfileDir: profileDir, label, openFiles: descriptorsFor(scenario.players + 2 * scenario.sessions) });
+        const targetOptions = { logDir, cpuProfileDir: profileDir, label, openFiles: descriptorsFor(scenario.players + 2 * scenario.sessions) };
+        server = target === 'cluster' ? await startCluster(targetOptions) : await startTarget(target, targetOptions);
         entry.results[target] = await runGenerator(
           server,
           {
@@ -143,6 +167,7 @@ export async function runBench(options: BenchOptions): Promise<BenchReport> {
             connectConcurrency: 100,
             seed: 7,
             runTag: randomBytes(4).toString('hex'),
+            socketUrls: target === 'cluster' ? (server as RunningCluster).socketUrls : undefined,
           },
           options.log,
         );

@@ -39,6 +39,8 @@ export interface TargetOptions {
   label: string;
   /** Open files the server needs (one per socket, plus spare): its limit is raised to this. */
   openFiles: number;
+  /** More environment (the cluster's instances: DATABASE_URL, REDIS_URL, ...). */
+  env?: Record<string, string>;
   /** Restart on an earlier server's port and data (the restart scenario); that data is then left in place by `stop`. */
   reuse?: { port: number; dataDir: string };
 }
@@ -56,7 +58,7 @@ function freePort(): Promise<number> {
 
 /** Marquee's variables from the caller's shell must not leak in: the bench always measures SQLite. */
 function cleanEnv(): NodeJS.ProcessEnv {
-  const drop = /^(PORT|HOST|DATA_DIR|DATABASE_URL|REDIS_URL|ADMIN_|PUBLIC_URL|SECRET|JOIN_LINK_|REQUIRE_SIGNED_JOIN|DEMO_CONTENT|S3_|LOG_LEVEL|NODE_OPTIONS)/;
+  const drop = /^(PORT|HOST|DATA_DIR|DATABASE_|REDIS_|INSTANCE_ID|ADMIN_|PUBLIC_URL|SECRET|JOIN_LINK_|REQUIRE_SIGNED_JOIN|DEMO_CONTENT|S3_|LOG_LEVEL|NODE_OPTIONS)/;
   return Object.fromEntries(Object.entries(process.env).filter(([key]) => !drop.test(key)));
 }
 
@@ -88,7 +90,7 @@ export async function startTarget(name: TargetName, options: TargetOptions): Pro
   fs.mkdirSync(options.logDir, { recursive: true });
   const logPath = path.join(options.logDir, `${options.label}-${name}.log`);
   const log = fs.openSync(logPath, options.reuse ? 'a' : 'w');
-  const script = name === 'marquee' ? 'bench/marquee-server.ts' : 'bench/baseline-server.ts';
+  const script = name === 'baseline' ? 'bench/baseline-server.ts' : 'bench/marquee-server.ts';
   let profilePath: string | undefined;
   if (options.cpuProfileDir) {
     fs.mkdirSync(options.cpuProfileDir, { recursive: true });
@@ -107,6 +109,7 @@ export async function startTarget(name: TargetName, options: TargetOptions): Pro
       // The measured server holds only the bench's own sessions.
       DEMO_CONTENT: 'false',
       ...(profilePath ? { BENCH_CPU_PROFILE: profilePath } : {}),
+      ...options.env,
     },
     stdio: ['ignore', log, log, 'ipc'],
   });

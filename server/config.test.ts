@@ -52,6 +52,15 @@ describe('configuration', () => {
     });
   });
 
+  it('refuses REDIS_URL without a PostgreSQL DATABASE_URL, saying why', () => {
+    expect(() => loadConfig({ REDIS_URL: 'redis://cache:6379' })).toThrow(ConfigError);
+    expect(() => loadConfig({ REDIS_URL: 'redis://cache:6379' })).toThrow(/REDIS_URL: multi-instance mode needs DATABASE_URL \(PostgreSQL\)/);
+    expect(loadConfig({ REDIS_URL: 'redis://cache:6379', DATABASE_URL: 'postgres://db/x', INSTANCE_ID: 'web-1' })).toMatchObject({
+      redisUrl: 'redis://cache:6379',
+      instanceId: 'web-1',
+    });
+  });
+
   it('treats an empty variable as unset', () => {
     expect(loadConfig({ DATABASE_URL: '', PORT: '' })).toMatchObject({ databaseUrl: undefined, port: 3000 });
   });
@@ -66,6 +75,7 @@ describe('configuration', () => {
     [{ JOIN_LINK_TTL_SECONDS: '-5' }, 'JOIN_LINK_TTL_SECONDS'],
     [{ ADMIN_PASSWORD: 'short' }, 'ADMIN_PASSWORD'],
     [{ METRICS_TOKEN: 'guessable' }, 'METRICS_TOKEN'],
+    [{ INSTANCE_ID: 'two words' }, 'INSTANCE_ID'],
   ])('stops with a message naming the bad variable: %o', (env, name) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(new RegExp(`${name}:`));

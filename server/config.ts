@@ -43,6 +43,10 @@ const envSchema = z.object({
   // Operations (DESIGN §12): /metrics wants this bearer token when it is set.
   METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  // Multi-instance mode (DESIGN §9): a name for this instance in logs and Redis; random when unset.
+  INSTANCE_ID: z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/, 'must be 1-64 letters, digits, dots, dashes or underscores').optional(),
+  // Prefix of Marquee's Redis keys and channels: several deployments can share one Redis.
+  REDIS_KEY_PREFIX: z.string().regex(/^[A-Za-z0-9_.:-]{1,64}$/, 'must be 1-64 letters, digits or . _ : -').default('marquee'),
 });
 
 export interface Config {
@@ -73,6 +77,9 @@ export interface Config {
     | undefined;
   metricsToken: string | undefined;
   logLevel: string;
+  /** Multi-instance mode: this instance's name (REDIS_URL set). */
+  instanceId: string | undefined;
+  redisKeyPrefix: string;
 }
 
 export class ConfigError extends Error {}
@@ -86,6 +93,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
   const e = parsed.data;
+  if (e.REDIS_URL && !e.DATABASE_URL) {
+    // Several instances must share one database: each would otherwise run its own SQLite file.
+    throw new ConfigError(
+      'Invalid configuration:\n  REDIS_URL: multi-instance mode needs DATABASE_URL (PostgreSQL) too; ' +
+        'the instances share the database, and a SQLite file belongs to one process. ' +
+        'Set DATABASE_URL=postgres://..., or unset REDIS_URL to run one instance on SQLite.',
+    );
+  }
   return {
     port: e.PORT,
     host: e.HOST,
@@ -112,5 +127,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       : undefined,
     metricsToken: e.METRICS_TOKEN,
     logLevel: e.LOG_LEVEL,
+    instanceId: e.INSTANCE_ID,
+    redisKeyPrefix: e.REDIS_KEY_PREFIX,
   };
 }

@@ -51,10 +51,7 @@ async function main(): Promise<void> {
     console.log('');
   }
   log.info(config.databaseUrl ? 'Storage: PostgreSQL' : `Storage: SQLite in ${config.dataDir}`);
-  if (config.redisUrl) {
-    // Said plainly so nobody starts a second instance expecting them to share live games.
-    log.warn('REDIS_URL is set, but the multi-instance mode is not built yet: running as a single instance');
-  }
+  if (server.realtime.cluster) log.info(`Multi-instance mode: this is instance ${server.realtime.cluster.instanceId}`);
 
   // Graceful shutdown (DESIGN §8): refuse new sockets, let each room finish its current step,
   // commit what is gathered with the snapshot and roster, close sockets with 1001, then exit;

@@ -18,6 +18,8 @@ import { Metrics } from './ops/metrics.js';
 import { databaseProbe, mediaProbe, redisProbe } from './ops/probes.js';
 import { READINESS_TIMEOUT_MS, Readiness } from './ops/readiness.js';
 import { startRealtime, type Realtime, type RealtimeOptions } from './ws/realtime.js';
+import type { ClusterOptions } from './cluster/node.js';
+import { RedisLoginLimiter } from './cluster/login-limiter.js';
 
 export interface RunningServer {
   app: App;
@@ -45,6 +47,8 @@ export interface StartOptions {
   publicRoutes?: RouteModule[];
   /** The live game's clock and socket limits (tests drive games on a fake clock). */
   realtime?: RealtimeOptions;
+  /** Multi-instance tuning (tests: their own key prefix, short leases); used when REDIS_URL is set. */
+  cluster?: Omit<ClusterOptions, 'redisUrl'>;
   /** The pre-show scheduler's clock, check interval and ownership (tests move the clock; cluster mode brings its lease). */
   preShows?: { clock?: { now(): number }; intervalMs?: number; ownership?: PreShowOwnership };
   /** Called after the HTTP server listens. */
@@ -67,12 +71,15 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   // Until the multi-instance mode owns a Redis connection (and registers its own probe), one of its own.
   const redis = config.redisUrl ? redisProbe(config.redisUrl, READINESS_TIMEOUT_MS) : undefined;
   if (redis) readiness.register('redis', redis.probe);
+  const clusterOptions = config.redisUrl ? { redisUrl: config.redisUrl, instanceId: config.instanceId, keyPrefix: config.redisKeyPrefix, ...options.cluster } : undefined;
+  // Multi-instance mode: failed logins counted in Redis, the same for every instance.
+  const redisLimiter = clusterOptions ? RedisLoginLimiter.connect(clusterOptions.redisUrl, clusterOptions.keyPrefix ?? 'marquee') : undefined;
   const deps: AppDeps = {
     config,
     store,
     lifecycle,
     adminAuth,
-    loginLimiter: new LoginLimiter(),
+    loginLimiter: redisLimiter ?? new LoginLimiter(),
     joinLinks: new JoinLinks(secret, config.joinLinkTtlSeconds),
     mediaStore,
     metrics: new Metrics(),
@@ -89,7 +96,10 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   // Rooms subscribe to the lifecycle before the scheduler can start anything. Live games resume
   // and the WebSocket endpoint is attached before the port opens: once the server answers, phones
   // coming back after a restart can connect (and the resume's grace is not spent refusing them).
-  const realtime = await startRealtime({ httpServer: app.server, store, adminAuth, lifecycle, log: app.log, metrics: deps.metrics }, options.realtime);
+  const realtime = await startRealtime(
+    { httpServer: app.server, store, adminAuth, lifecycle, log: app.log, metrics: deps.metrics, cluster: clusterOptions },
+    options.realtime,
+  );
   try {
     await app.listen({ port: config.port, host: config.host });
   } catch (err) {
@@ -104,7 +114,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     lifecycle,
     clock: deps.clock,
     log: app.log,
-    ownership: options.preShows?.ownership ?? singleInstanceOwnership(),
+    ownership: options.preShows?.ownership ?? realtime.cluster?.preShowOwnership ?? singleInstanceOwnership(),
   });
   const stopPreShows = preShows.startTimer(options.preShows?.intervalMs);
 
@@ -126,6 +136,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     await realtime.close();
     await app.close();
     await redis?.close();
+    redisLimiter?.close();
     await store.close();
   };
   return running;

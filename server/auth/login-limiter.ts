@@ -1,12 +1,20 @@
 /**
  * Counts failed logins per client address. After MAX_FAILURES within the window, that address is
- * refused (429) until the window since its first failure has passed. Kept in memory: with several
- * instances each counts on its own, which still bounds guessing.
+ * refused (429) until the window since its first failure has passed. Kept in memory in one
+ * process; in multi-instance mode the count lives in Redis (server/cluster/login-limiter.ts), so
+ * a round-robin load balancer does not multiply the allowance by the number of instances.
  */
 export const MAX_FAILURES = 5;
 export const WINDOW_MS = 15 * 60 * 1000;
 
-export class LoginLimiter {
+export interface LoginThrottle {
+  /** Seconds until this address may try again, or 0 when it may try now. */
+  retryAfterSeconds(address: string): number | Promise<number>;
+  recordFailure(address: string): void | Promise<void>;
+  recordSuccess(address: string): void | Promise<void>;
+}
+
+export class LoginLimiter implements LoginThrottle {
   private readonly failures = new Map<string, { count: number; firstAtMs: number }>();
 
   constructor(private readonly now: () => number = Date.now) {}

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyBaseLogger, RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { AdminAuth } from '../auth/admin-auth.js';
-import type { LoginLimiter } from '../auth/login-limiter.js';
+import type { LoginThrottle } from '../auth/login-limiter.js';
 import type { Config } from '../config.js';
 import type { SessionLifecycle } from '../sessions/lifecycle.js';
 import type { Store } from '../storage/store.js';
@@ -16,7 +16,7 @@ export interface AppDeps {
   store: Store;
   lifecycle: SessionLifecycle;
   adminAuth: AdminAuth;
-  loginLimiter: LoginLimiter;
+  loginLimiter: LoginThrottle;
   joinLinks: JoinLinks;
   /** Where media bytes live (local disk or S3), chosen by configuration. */
   mediaStore: MediaStore;

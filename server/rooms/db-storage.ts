@@ -34,8 +34,17 @@ async function existingIds(trx: Transaction<Database>, table: 'players' | 'quest
   return new Set(rows.map((r) => r.id));
 }
 
+/**
+ * A check run first in every game write transaction; it throws FencedError when this process may
+ * no longer write the session (multi-instance mode: server/cluster/fence.ts).
+ */
+export type WriteFence = (trx: Transaction<Database>, sessionId: string) => Promise<void>;
+
 export class DbRoomStorage implements RoomStorage {
-  constructor(private readonly store: Store) {}
+  constructor(
+    private readonly store: Store,
+    private readonly fence?: WriteFence,
+  ) {}
 
   async listLiveSessionIds(): Promise<string[]> {
     return (await this.store.sessions.listByStatus('live')).map((s) => s.id);
@@ -84,6 +93,8 @@ export class DbRoomStorage implements RoomStorage {
   private async commitOnce(batch: CommitBatch, filter: boolean): Promise<void> {
     await this.store.db.transaction().execute(async (trx) => {
       const { sessionId, snapshot } = batch;
+      // Multi-instance mode: answers, scores and snapshot are stored only by the session's owner.
+      await this.fence?.(trx, sessionId);
       const sessionExists = filter ? (await existingIds(trx, 'sessions', [sessionId])).has(sessionId) : true;
       if (batch.answers.length > 0) {
         let kept = batch.answers;

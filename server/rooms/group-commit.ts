@@ -16,7 +16,7 @@
  */
 import type { ScoreWrite } from '../engine/index.js';
 import type { RoomLog } from './broadcaster.js';
-import type { AnswerWrite, AskingWrite, CommitBatch, SnapshotWrite } from './storage.js';
+import { type AnswerWrite, type CommitBatch, FencedError, type SnapshotWrite } from './storage.js';
 
 const RETRY_FIRST_MS = 50;
 const RETRY_MAX_MS = 2_000;
@@ -38,6 +38,11 @@ export async function retryWrite(op: () => Promise<void>, what: string, log: Roo
       if (attempt > 1) log.info({ attempt }, `${what}: stored after retrying`);
       return true;
     } catch (err) {
+      // Another instance owns the game now (multi-instance mode): retrying can never succeed, and must not.
+      if (err instanceof FencedError) {
+        log.warn({ err }, `${what}: refused, this instance lost the session`);
+        return false;
+      }
       if (closing() && attempt >= ATTEMPTS_WHEN_CLOSING) {
         log.error({ err, attempt }, `${what}: failed, giving up while shutting down`);
         return false;
@@ -51,7 +56,8 @@ export async function retryWrite(op: () => Promise<void>, what: string, log: Roo
 /** What a room step adds to the batch beside answers (scores of a closed question, the snapshot). */
 export interface StepWrite {
   scores?: ScoreWrite[];
-  askings?: AskingWrite[];
+  /** Questions that went out in the step (the results' per-asking rows). */
+  askings?: { asking: number; questionId: string; askedAtMs: number }[];
   snapshot?: SnapshotWrite;
   autoRotate?: boolean;
 }
@@ -59,7 +65,7 @@ export interface StepWrite {
 interface Gathering {
   answers: AnswerWrite[];
   scores: Map<string, ScoreWrite>;
-  askings: AskingWrite[];
+  askings: NonNullable<StepWrite['askings']>;
   snapshot: SnapshotWrite | undefined;
   autoRotate: boolean | undefined;
   /** Run in order once the batch is committed: the answers' confirmations. */

@@ -30,6 +30,11 @@ export interface RoomManagerOptions {
   lifecycle?: LifecycleSource | EventEmitter;
   /** Group-commit window for answers (default 0: one event-loop turn, see group-commit.ts). */
   commitWindowMs?: number;
+  /**
+   * Resume every live session from storage on start (default). Off in multi-instance mode, where
+   * an instance runs only the sessions whose lease it holds.
+   */
+  resumeLive?: boolean;
 }
 
 interface Entry {
@@ -55,6 +60,7 @@ export class RoomManager {
     lifecycle?.on('started', this.onStarted);
     lifecycle?.on('stopped', this.onStopped);
     lifecycle?.on('changed', this.onChanged);
+    if (this.options.resumeLive === false) return;
     const live = await this.options.storage.listLiveSessionIds();
     await Promise.all(live.map((id) => this.entry(id).ready));
   }
@@ -110,6 +116,15 @@ export class RoomManager {
       await room.dispose();
     }));
     await Promise.all(this.disposing);
+  }
+
+  /** Drops a room even while live (its session is run elsewhere now); queued tasks finish first. */
+  async evict(sessionId: string): Promise<void> {
+    const entry = this.rooms.get(sessionId);
+    if (!entry) return;
+    this.rooms.delete(sessionId);
+    await entry.ready;
+    await entry.room.dispose();
   }
 
   private entry(sessionId: string): Entry {

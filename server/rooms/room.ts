@@ -29,8 +29,8 @@ import {
 } from '../engine/index.js';
 import type { Broadcaster, RoomLog } from './broadcaster.js';
 import type { Clock, TimerHandle } from './clock.js';
-import { GroupCommit } from './group-commit.js';
-import type { AskingWrite, RoomStorage, SnapshotWrite } from './storage.js';
+import { GroupCommit, type StepWrite } from './group-commit.js';
+import type { RoomStorage, SnapshotWrite } from './storage.js';
 
 /**
  * Connects and drops between phase changes refresh the stored roster at most this often (it only
@@ -124,6 +124,12 @@ export class Room {
     return result;
   }
 
+  /** Resolves once everything queued so far has run and its answers are stored. */
+  async settled(): Promise<void> {
+    await this.whenIdle();
+    await this.writes.flush();
+  }
+
   /** Resolves when every task queued so far (and any queued meanwhile) has run. */
   async whenIdle(): Promise<void> {
     for (;;) {
@@ -141,9 +147,11 @@ export class Room {
   // -------------------------------------------------------------------------------------------
   // Inputs
 
-  /** An engine event from a socket or the timer, stamped now (its arrival time). */
-  dispatch(event: EngineEvent): void {
-    const arrivedAtMs = this.deps.clock.now();
+  /**
+   * An engine event from a socket or the timer, stamped with its arrival time: now, or when it
+   * entered the cluster's queue (multi-instance mode, docs/REALTIME.md).
+   */
+  dispatch(event: EngineEvent, arrivedAtMs = this.deps.clock.now()): void {
     this.run(() => this.apply(event, arrivedAtMs)).catch((err) => {
       if (!(err instanceof RoomClosedError)) this.deps.log.error({ err, sessionId: this.sessionId, event: event.type }, 'room event failed');
     });
@@ -353,7 +361,7 @@ export class Room {
 
   private async commitStep(effects: Effect[], autoRotate: boolean | undefined): Promise<void> {
     const scores = [];
-    const askings: AskingWrite[] = [];
+    const askings: NonNullable<StepWrite['askings']> = [];
     let snapshot: SnapshotWrite | undefined;
     for (const effect of effects) {
       if (effect.kind === 'saveScores') scores.push(...effect.scores);

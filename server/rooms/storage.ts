@@ -24,13 +24,6 @@ export interface AnswerWrite {
   answer: AnswerRecord;
 }
 
-/** A question that went out: every asking is recorded, for the results. */
-export interface AskingWrite {
-  asking: number;
-  questionId: string;
-  askedAtMs: number;
-}
-
 /** The resume snapshot (null: nothing to resume) and the session's question position. */
 export interface SnapshotWrite {
   live: LiveSnapshot | null;
@@ -51,9 +44,19 @@ export interface CommitBatch {
   scores: ScoreWrite[];
   snapshot?: SnapshotWrite;
   /** Questions that went out in this step (normally none or one). */
-  askings?: AskingWrite[];
+  askings?: { asking: number; questionId: string; askedAtMs: number }[];
   /** Set when Pause/Resume changed the flag, so the admin card shows it after a reload. */
   autoRotate?: boolean;
+}
+
+/**
+ * Thrown by a write that this instance may no longer make: in multi-instance mode another
+ * instance owns the session now (server/cluster/fence.ts). Never retried.
+ */
+export class FencedError extends Error {
+  constructor(sessionId: string) {
+    super(`This instance no longer owns session ${sessionId}; the write was refused`);
+  }
 }
 
 export interface RoomStorage {

@@ -17,6 +17,7 @@ import {
 import pg from 'pg';
 import * as initial from './migrations/001_initial.js';
 import * as media from './migrations/002_media.js';
+import * as cluster from './migrations/004_cluster.js';
 import * as results from './migrations/005_results.js';
 import * as showtimes from './migrations/006_showtimes.js';
 import * as importDraw from './migrations/007_import_draw.js';
@@ -43,6 +44,7 @@ export interface OpenDatabaseOptions {
 export const MIGRATIONS: Record<string, Migration> = {
   '001_initial': initial,
   '002_media': media,
+  '004_cluster': cluster,
   '005_results': results,
   '006_showtimes': showtimes,
   '007_import_draw': importDraw,

@@ -68,6 +68,8 @@ export interface SessionTable {
   live_state: string | null;
   /** The prize draw's settings (JSON { enabled, prize, consentText }); null: no draw. */
   prize_draw: ColumnType<string | null, string | null | undefined, string | null>;
+  /** Fencing epoch of the session's owner in multi-instance mode (server/cluster/fence.ts). */
+  owner_epoch: ColumnType<number, number | undefined, number>;
 }
 
 export interface QuestionTable {

@@ -28,7 +28,7 @@ export function toPrizeDraw(json: string | null | undefined): PrizeDrawSettings 
   };
 }
 
-export function toSession(row: Omit<Selectable<SessionTable>, 'prize_draw'> & { prize_draw?: string | null }): Session {
+export function toSession(row: Omit<Selectable<SessionTable>, 'prize_draw' | 'owner_epoch'> & { prize_draw?: string | null }): Session {
   const theme = parseJson<unknown>(row.theme, {});
   return {
     id: row.id,

@@ -34,12 +34,18 @@ export interface ChildServer {
 
 /** Marquee's variables from the caller's environment must not leak into the child. */
 function cleanEnv(): NodeJS.ProcessEnv {
-  const drop = /^(PORT|HOST|DATA_DIR|DATABASE_|REDIS_URL|ADMIN_|PUBLIC_URL|SECRET|JOIN_LINK_|REQUIRE_SIGNED_JOIN|DEMO_CONTENT|S3_|LOG_LEVEL|METRICS_TOKEN|NODE_OPTIONS)/;
+  const drop = /^(PORT|HOST|DATA_DIR|DATABASE_|REDIS_|INSTANCE_ID|ADMIN_|PUBLIC_URL|SECRET|JOIN_LINK_|REQUIRE_SIGNED_JOIN|DEMO_CONTENT|S3_|LOG_LEVEL|METRICS_TOKEN|NODE_OPTIONS)/;
   return Object.fromEntries(Object.entries(process.env).filter(([key]) => !drop.test(key)));
 }
 
 /** Starts the server and resolves once its HTTP port answers; its output goes to `logPath`. */
-export async function startChildServer(database: TestDatabase, port: number, logPath: string): Promise<ChildServer> {
+export async function startChildServer(
+  database: TestDatabase,
+  port: number,
+  logPath: string,
+  /** More variables (the multi-instance tests: REDIS_URL, INSTANCE_ID, REDIS_KEY_PREFIX). */
+  env: Record<string, string> = {},
+): Promise<ChildServer> {
   const log = fs.openSync(logPath, 'a');
   const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
     cwd: REPO_ROOT,
@@ -55,6 +61,7 @@ export async function startChildServer(database: TestDatabase, port: number, log
       REQUIRE_SIGNED_JOIN: 'false',
       DEMO_CONTENT: 'false',
       LOG_LEVEL: 'warn',
+      ...env,
     },
     stdio: ['ignore', log, log],
   });

@@ -104,8 +104,11 @@ describe.each(DIALECTS)('a full game over /ws on %s', (dialect) => {
     await clock.advance(5_000);
     expect(await between).toMatchObject({ question: null, mediaItemCount: 1, endsAt: t0 + 13_000 });
     const slide = nextState(d, 'slide');
+    const adminSlide = nextState(a, 'slide');
     await clock.advance(3_000);
     expect(await slide).toMatchObject({ slide: { slideType: 'rules' }, endsAt: t0 + 23_000 });
+    // The admin's copy of the step may land after the display's: the pause below answers that state.
+    await adminSlide;
 
     // Pause during the slide: the slide finishes, then the game holds; the session row follows.
     // (The admin's own slide state first: it may reach the test a moment after the display's.)

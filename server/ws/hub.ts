@@ -132,24 +132,46 @@ export class Hub implements Broadcaster {
   }
 
   toSession(sessionId: string, target: BroadcastTarget, message: ServerMessage): void {
+    if (this.sessions.has(sessionId)) this.frameToSession(sessionId, target, encodeMessage(message));
+  }
+
+  toPlayer(sessionId: string, playerId: string, message: ServerMessage): void {
+    if (this.sessions.get(sessionId)?.byPlayer.has(playerId)) this.frameToPlayer(sessionId, playerId, encodeMessage(message));
+  }
+
+  toConnection(_sessionId: string, connectionId: string, message: ServerMessage): void {
+    if (this.clients.has(connectionId)) this.frameToConnection(connectionId, encodeMessage(message));
+  }
+
+  // Already serialized frames (multi-instance mode relays the owner's bytes as they are).
+
+  frameToSession(sessionId: string, target: BroadcastTarget, frame: Buffer): void {
     const group = this.sessions.get(sessionId);
     if (!group) return;
-    const frame = encodeMessage(message);
     if (target === 'all' || target === 'admins' || target === 'screens') for (const client of group.admins) send(client, frame);
     if (target === 'all' || target === 'audience' || target === 'displays' || target === 'screens') for (const client of group.displays) send(client, frame);
     if (target === 'all' || target === 'audience' || target === 'players') for (const client of group.players) send(client, frame);
   }
 
-  toPlayer(sessionId: string, playerId: string, message: ServerMessage): void {
+  frameToPlayer(sessionId: string, playerId: string, frame: Buffer): void {
     const own = this.sessions.get(sessionId)?.byPlayer.get(playerId);
-    if (!own) return;
-    const frame = encodeMessage(message);
-    for (const client of own) send(client, frame);
+    if (own) for (const client of own) send(client, frame);
   }
 
-  toConnection(_sessionId: string, connectionId: string, message: ServerMessage): void {
+  frameToConnection(connectionId: string, frame: Buffer): void {
     const client = this.clients.get(connectionId);
-    if (client) send(client, encodeMessage(message));
+    if (client) send(client, frame);
+  }
+
+  /** Sockets of one session (multi-instance mode re-announces them to a new owner). */
+  clientsOf(sessionId: string): Client[] {
+    const group = this.sessions.get(sessionId);
+    return group ? [...group.admins, ...group.displays, ...group.players] : [];
+  }
+
+  /** Sessions with sockets here. */
+  sessionIds(): IterableIterator<string> {
+    return this.sessions.keys();
   }
 
   hasSession(sessionId: string): boolean {
@@ -164,8 +186,8 @@ export class Hub implements Broadcaster {
   }
 
   /** One message to one socket that may not be registered yet (its first session_state). */
-  sendTo(client: Client, message: ServerMessage): void {
-    send(client, encodeMessage(message));
+  sendTo(client: Client, message: ServerMessage | Buffer): void {
+    send(client, Buffer.isBuffer(message) ? message : encodeMessage(message));
   }
 
   private roleSet(group: SessionSockets, role: ClientRole): Set<Client> {

@@ -14,6 +14,8 @@ import { DEFAULT_HEARTBEAT, type HeartbeatOptions, startHeartbeat } from './hear
 import { Hub } from './hub.js';
 import { REHEARSAL_PLAYERS, rehearse } from './rehearsal.js';
 import { SocketServer } from './socket-server.js';
+import { type ClusterNode, type ClusterOptions, startClusterNode } from '../cluster/node.js';
+import type { SessionLifecycle } from '../sessions/lifecycle.js';
 
 export interface RealtimeOptions {
   /** The game clock (tests pass a FakeClock). */
@@ -39,12 +41,17 @@ export interface RealtimeDeps {
   adminAuth: AdminAuth;
   lifecycle: LifecycleSource & WinnersSource;
   log: RoomLog;
+  /** Multi-instance mode (REDIS_URL): games run by their owner instance, sockets relayed through Redis. */
+  cluster?: ClusterOptions;
   /** When given, broadcasts and game writes are measured and the gauges read from here. */
   metrics?: Metrics;
 }
 
 export interface Realtime {
+  /** The rooms run here: every session in play, or in multi-instance mode the sessions owned here. */
   rooms: RoomManager;
+  /** Multi-instance mode only. */
+  cluster: ClusterNode | undefined;
   hub: Hub;
   sockets: SocketServer;
   close(): Promise<void>;
@@ -53,24 +60,51 @@ export interface Realtime {
 export async function startRealtime(deps: RealtimeDeps, options: RealtimeOptions = {}): Promise<Realtime> {
   const hub = new Hub();
   const { metrics } = deps;
-  const storage = options.storage ?? new DbRoomStorage(deps.store);
-  const rooms = new RoomManager({
-    storage: metrics ? instrumentedRoomStorage(storage, metrics) : storage,
-    broadcaster: metrics ? timedBroadcaster(hub, metrics) : hub,
-    clock: options.clock ?? systemClock,
-    log: deps.log,
-    lifecycle: deps.lifecycle,
-    commitWindowMs: options.commitWindowMs,
-  });
+  const clock = options.clock ?? systemClock;
   const rehearsal = rehearsals(options.rehearsalPlayers ?? REHEARSAL_PLAYERS, deps.log);
-  // Before resuming: a resumed live game's next question runs warm too, and the resume's grace
-  // for players coming back (DESIGN §8) is not spent rehearsing before sockets are accepted.
-  if ((await storage.listLiveSessionIds()).length > 0) await rehearsal.run();
-  await rooms.start();
+  const cluster = deps.cluster
+    ? await startClusterNode(deps.cluster, {
+        store: deps.store,
+        lifecycle: deps.lifecycle as SessionLifecycle,
+        hub,
+        clock,
+        log: deps.log,
+        commitWindowMs: options.commitWindowMs,
+        wrapStorage: metrics && ((s) => instrumentedRoomStorage(s, metrics)),
+        wrapBroadcaster: metrics && ((b) => timedBroadcaster(b, metrics)),
+      })
+    : undefined;
+  let rooms: RoomManager;
+  if (cluster) {
+    rooms = cluster.rooms;
+  } else {
+    const storage = options.storage ?? new DbRoomStorage(deps.store);
+    rooms = new RoomManager({
+      storage: metrics ? instrumentedRoomStorage(storage, metrics) : storage,
+      broadcaster: metrics ? timedBroadcaster(hub, metrics) : hub,
+      clock,
+      log: deps.log,
+      lifecycle: deps.lifecycle,
+      commitWindowMs: options.commitWindowMs,
+    });
+    // Before resuming: a resumed live game's next question runs warm too, and the resume's grace
+    // for players coming back (DESIGN §8) is not spent rehearsing before sockets are accepted.
+    if ((await storage.listLiveSessionIds()).length > 0) await rehearsal.run();
+    await rooms.start();
+  }
+  // What sockets of this instance must hear: in multi-instance mode, changes made on any instance.
+  const events: LifecycleSource & WinnersSource = cluster?.events ?? deps.lifecycle;
   deps.lifecycle.on('started', rehearsal.run);
-  const sockets = new SocketServer({ httpServer: deps.httpServer, hub, rooms, store: deps.store, adminAuth: deps.adminAuth, log: deps.log });
+  const sockets = new SocketServer({
+    httpServer: deps.httpServer,
+    hub,
+    rooms: cluster?.edge ?? rooms,
+    store: deps.store,
+    adminAuth: deps.adminAuth,
+    log: deps.log,
+  });
   const onDeleted = (sessionId: string) => hub.closeSession(sessionId, CLOSE_CODES.sessionGone, 'Session deleted');
-  deps.lifecycle.on('deleted', onDeleted);
+  events.on('deleted', onDeleted);
   // Only sessions with open sockets are looked up: edits of sessions nobody watches cost nothing.
   const onUpdated = (sessionId: string) => {
     if (!hub.hasSession(sessionId)) return;
@@ -79,11 +113,11 @@ export async function startRealtime(deps: RealtimeDeps, options: RealtimeOptions
       .then((session) => session && hub.toSession(sessionId, 'all', { type: 'session_info', session: toPublicSessionInfo(session) }))
       .catch((err) => deps.log.warn({ err, sessionId }, 'could not announce a session update'));
   };
-  deps.lifecycle.on('updated', onUpdated);
+  events.on('updated', onUpdated);
   // Prize winners go to the big screens only: phones and the admin never get the message.
   const onWinners = (sessionId: string, winners: { prize: string; names: string[] }) =>
     hub.toSession(sessionId, 'displays', { type: 'winners', prize: winners.prize, names: winners.names });
-  deps.lifecycle.on('winners', onWinners);
+  events.on('winners', onWinners);
   metrics?.observeRealtime({ socketsByRole: () => hub.countByRole(), liveSessionCount: () => rooms.liveCount });
   const stopHeartbeat = startHeartbeat(hub, {
     ...DEFAULT_HEARTBEAT,
@@ -93,20 +127,22 @@ export async function startRealtime(deps: RealtimeDeps, options: RealtimeOptions
 
   return {
     rooms,
+    cluster,
     hub,
     sockets,
     close: async () => {
       metrics?.observeRealtime(undefined);
-      deps.lifecycle.off('deleted', onDeleted);
-      deps.lifecycle.off('updated', onUpdated);
-      deps.lifecycle.off('winners', onWinners);
+      events.off('deleted', onDeleted);
+      events.off('updated', onUpdated);
+      events.off('winners', onWinners);
       deps.lifecycle.off('started', rehearsal.run);
       await rehearsal.idle();
       sockets.stopAccepting();
       stopHeartbeat();
       // Rooms first: sockets closing afterwards must not look like players leaving (which could
       // end a question early in the stored game). Live sessions resume on the next start.
-      await rooms.close();
+      if (cluster) await cluster.close();
+      else await rooms.close();
       await sockets.closeSockets();
     },
   };

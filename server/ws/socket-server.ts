@@ -16,7 +16,7 @@ import {
   CLOSE_CODES, MAX_CLIENT_FRAME_BYTES, MAX_CLIENT_MESSAGE_BURST, MAX_CLIENT_MESSAGES_PER_SECOND, parseClientMessage,
 } from '../../protocol/index.js';
 import type { EngineEvent } from '../engine/index.js';
-import type { Room, RoomLog, RoomManager } from '../rooms/index.js';
+import type { RoomDirectory, RoomLog, RoomPort } from '../rooms/index.js';
 import { type AuthDeps, type ConnectionAuth, authenticateConnection } from './auth.js';
 import type { Client, Hub } from './hub.js';
 
@@ -27,7 +27,8 @@ const INTERNAL_ERROR = 1011;
 export interface SocketServerDeps extends AuthDeps {
   httpServer: HttpServer;
   hub: Hub;
-  rooms: RoomManager;
+  /** The sessions' games: the local RoomManager, or the cluster's ports (multi-instance mode). */
+  rooms: RoomDirectory;
   log: RoomLog;
 }
 
@@ -85,7 +86,7 @@ export class SocketServer {
     });
   }
 
-  private attach(ws: WebSocket, room: Room, role: Client['role'], playerId: string | null, name: string | null): void {
+  private attach(ws: WebSocket, room: RoomPort, role: Client['role'], playerId: string | null, name: string | null): void {
     const { hub, log } = this.deps;
     const client: Client = {
       id: `c${this.nextConnectionId++}`,
@@ -145,7 +146,7 @@ export class SocketServer {
     client.pingSentAtMs = null;
   }
 
-  private onMessage(client: Client, room: Room, data: RawData, isBinary: boolean): void {
+  private onMessage(client: Client, room: RoomPort, data: RawData, isBinary: boolean): void {
     this.heardFrom(client);
     if (!this.withinRate(client)) {
       client.socket.close(CLOSE_CODES.tooManyMessages, 'Too many messages');

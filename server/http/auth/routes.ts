@@ -12,14 +12,14 @@ const loginBody = z.object({
 export const authRoutes: RouteModule = (app, deps) => {
   app.post('/api/admin/login', { schema: { tags: ['auth'], body: loginBody } }, async (request, reply) => {
     const address = request.ip;
-    const wait = deps.loginLimiter.retryAfterSeconds(address);
+    const wait = await deps.loginLimiter.retryAfterSeconds(address);
     if (wait > 0) throw AppError.tooManyRequests('Too many failed logins. Try again later.', wait);
     const result = await deps.adminAuth.login(request.body.username, request.body.password);
     if (!result) {
-      deps.loginLimiter.recordFailure(address);
+      await deps.loginLimiter.recordFailure(address);
       throw AppError.unauthorized('Invalid credentials');
     }
-    deps.loginLimiter.recordSuccess(address);
+    await deps.loginLimiter.recordSuccess(address);
     reply.setCookie(ADMIN_COOKIE, result.token, {
       httpOnly: true,
       sameSite: 'lax',

@@ -9,6 +9,7 @@ import { TcpProxy, closedPort } from '../../ops/testing/tcp-proxy.js';
 import { TestApi } from '../../testing/api.js';
 import { DIALECTS, TEST_DATABASE_URL, createTestDatabase } from '../../testing/databases.js';
 import { startTestServer, type TestServer } from '../../testing/server.js';
+import { uniquePrefix } from '../../testing/redis.js';
 
 const TEST_REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const READY = { status: 'ready', checks: { database: 'ok', redis: 'off', media: 'ok' } };
@@ -68,7 +69,7 @@ describe('readiness with Redis configured (multi-instance mode runs on PostgreSQ
 
   it('reports Redis ok, then 503 naming it while it is unreachable, then ready again', async () => {
     await proxy.up();
-    const server = await startTestServer({ dialect: 'postgres', env: { REDIS_URL: `redis://127.0.0.1:${proxy.port}` } });
+    const server = await startTestServer({ dialect: 'postgres', env: { REDIS_URL: `redis://127.0.0.1:${proxy.port}` }, cluster: { keyPrefix: uniquePrefix() } });
     servers.push(server);
     const api = new TestApi(server);
     const withRedis = { ...READY, checks: { ...READY.checks, redis: 'ok' } };
@@ -88,7 +89,7 @@ describe('readiness with Redis configured (multi-instance mode runs on PostgreSQ
   });
 
   it('answers 503 from the start when Redis is on a closed port', async () => {
-    const server = await startTestServer({ dialect: 'postgres', env: { REDIS_URL: `redis://127.0.0.1:${await closedPort()}` } });
+    const server = await startTestServer({ dialect: 'postgres', env: { REDIS_URL: `redis://127.0.0.1:${await closedPort()}` }, cluster: { keyPrefix: uniquePrefix() } });
     servers.push(server);
     const res = await new TestApi(server).get('/readyz');
     expect(res.status).toBe(503);

@@ -1,0 +1,85 @@
+/**
+ * The `cluster` target: three Marquee instances (REDIS_URL mode) on one machine, on a fresh
+ * PostgreSQL schema and a redis-server of the bench's own (so its command counts are ours alone).
+ * The phones are spread over the three; the admin and display use the first. Server readings
+ * (RSS, CPU, event loop) are of the first instance. On a 2-core machine this measures what the
+ * relay costs, not capacity.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import net from 'node:net';
+import { Redis } from 'ioredis';
+import pg from 'pg';
+import { type RunningTarget, type TargetOptions, startTarget } from './targets.js';
+
+export const BENCH_DATABASE_URL = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+const INSTANCES = 3;
+
+export interface RunningCluster extends RunningTarget {
+  socketUrls: string[];
+  /** Calls per Redis command so far. */
+  redisCommands(): Promise<Record<string, number>>;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+async function ownRedis(): Promise<{ url: string; process: ChildProcess; client: Redis }> {
+  const port = await freePort();
+  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+  const client = new Redis({ port, maxRetriesPerRequest: null, retryStrategy: (n) => (n > 50 ? null : 100) });
+  client.on('error', () => undefined);
+  await client.ping();
+  return { url: `redis://127.0.0.1:${port}`, process: child, client };
+}
+
+export async function startCluster(options: TargetOptions): Promise<RunningCluster> {
+  const schema = `bench_${randomBytes(5).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: BENCH_DATABASE_URL });
+  await admin.connect();
+  await admin.query(`create schema ${schema}`);
+  const redis = await ownRedis();
+  const nodes: RunningTarget[] = [];
+  const stop = async () => {
+    await Promise.all(nodes.map((n) => n.stop()));
+    redis.client.disconnect();
+    redis.process.kill('SIGKILL');
+    await admin.query(`drop schema if exists ${schema} cascade`);
+    await admin.end();
+  };
+  try {
+    // One at a time: the first migrates the schema.
+    for (let i = 1; i <= INSTANCES; i++) {
+      nodes.push(
+        await startTarget('cluster', {
+          ...options,
+          label: `${options.label}-node${i}`,
+          env: { DATABASE_URL: BENCH_DATABASE_URL, DATABASE_SCHEMA: schema, REDIS_URL: redis.url, INSTANCE_ID: `bench-${i}` },
+        }),
+      );
+    }
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+  const [first] = nodes;
+  return {
+    ...first,
+    socketUrls: nodes.map((n) => n.baseUrl),
+    stop,
+    redisCommands: async () => {
+      const info = await redis.client.info('commandstats');
+      const counts: Record<string, number> = {};
+      for (const match of info.matchAll(/^cmdstat_(\w+):calls=(\d+)/gm)) counts[match[1]] = Number(match[2]);
+      return counts;
+    },
+  };
+}

@@ -1,0 +1,36 @@
+/**
+ * Every Redis key and channel of the multi-instance mode, under one prefix (tests use a unique
+ * prefix each, so they share the machine's Redis without touching each other's keys).
+ */
+export class ClusterKeys {
+  constructor(readonly prefix = 'marquee') {}
+
+  /** The lease of a session's owner: value `instanceId:token`. */
+  lease(sessionId: string): string {
+    return `${this.prefix}:lease:${sessionId}`;
+  }
+
+  /** Client messages (connects, answers, admin commands, disconnects) for the session's owner. */
+  inbox(sessionId: string): string {
+    return `${this.prefix}:in:${sessionId}`;
+  }
+
+  /** The owner's frames for every instance with sockets of the session. */
+  outbox(sessionId: string): string {
+    return `${this.prefix}:out:${sessionId}`;
+  }
+
+  /** Lifecycle events (started, stopped, changed, updated, deleted, winners) for every instance. */
+  get events(): string {
+    return `${this.prefix}:events`;
+  }
+
+  /** Present while the instance lives (refreshed with its leases). */
+  instance(instanceId: string): string {
+    return `${this.prefix}:instance:${instanceId}`;
+  }
+
+  loginFailures(address: string): string {
+    return `${this.prefix}:login:${address}`;
+  }
+}

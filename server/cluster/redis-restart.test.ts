@@ -1,0 +1,102 @@
+/**
+ * Redis restarted (empty: no persistence) in the middle of a question, under two in-process
+ * instances: they reconnect, the game goes on by itself, and no confirmed answer is lost.
+ * The test runs its own redis-server on a free port; the machine's Redis is never touched.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '../testing/child-server.js';
+import { createTestDatabase, type TestDatabase } from '../testing/databases.js';
+import { startTestServer, type TestServer } from '../testing/server.js';
+import { TestApi } from '../testing/api.js';
+import type { TestSocket } from '../ws/test-client.js';
+import { type Game, createGame, player } from '../ws/test-setup.js';
+import { waitUntil } from './testing/cluster.js';
+
+async function startRedis(port: number): Promise<ChildProcess> {
+  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+  const { Redis } = await import('ioredis');
+  await waitUntil('redis-server answers', async () => {
+    const probe = new Redis({ port, lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+    probe.on('error', () => undefined); // refused until it listens
+    try {
+      await probe.connect();
+      return (await probe.ping()) === 'PONG';
+    } catch {
+      return false;
+    } finally {
+      probe.disconnect();
+    }
+  });
+  return child;
+}
+
+describe('Redis restarted during a game (2 instances)', () => {
+  let port: number;
+  let redis: ChildProcess;
+  let database: TestDatabase;
+  const servers: TestServer[] = [];
+  let game: Game;
+
+  beforeAll(async () => {
+    port = await freePort();
+    redis = await startRedis(port);
+    database = await createTestDatabase('postgres');
+    for (const name of ['r-1', 'r-2']) {
+      servers.push(await startTestServer({
+        database,
+        env: { REDIS_URL: `redis://127.0.0.1:${port}`, INSTANCE_ID: name },
+        cluster: { leaseTtlMs: 1_500, scanMs: 200 },
+        realtime: { rehearsalPlayers: 0 },
+      }));
+    }
+    const api = new TestApi(servers[0]);
+    await api.login();
+    game = await createGame(servers[0], api, { items: [{ question: { text: 'Survives a Redis restart?', correctIndex: 2, points: 100, timeLimitSeconds: 60 } }], players: 4 });
+  }, 60_000);
+
+  afterAll(async () => {
+    for (const s of servers) await s.close();
+    redis?.kill('SIGKILL');
+    await database?.drop();
+  });
+
+  async function answer(socket: TestSocket, questionId: string, selectedIndex: number) {
+    for (let attempt = 0; attempt < 100; attempt++) {
+      const from = socket.messages.length;
+      socket.send({ type: 'submit_answer', questionId, selectedIndex });
+      const reply = await socket.waitFor((m) => m.type === 'answer_accepted' || m.type === 'error', { from, timeoutMs: 30_000 });
+      if (reply.type === 'answer_accepted') return;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    throw new Error('never accepted');
+  }
+
+  it('the cluster recovers by itself; confirmed answers are kept and every phone gets its result', { timeout: 120_000 }, async () => {
+    const phones = [await player(servers[0], game, 0), await player(servers[1], game, 1), await player(servers[0], game, 2), await player(servers[1], game, 3)];
+    const api = new TestApi(servers[1]);
+    await api.login();
+    expect((await api.post(`/api/admin/sessions/${game.sessionId}/start`, {})).status).toBe(200);
+    const [q] = game.questions;
+    for (const p of phones) await p.waitFor((m) => m.type === 'session_state' && m.phase === 'question', { timeoutMs: 15_000 });
+    await answer(phones[0], q.id, 2);
+    await answer(phones[1], q.id, 1);
+
+    // Redis goes away and comes back empty: no leases, streams or subscriptions survive.
+    redis.kill('SIGKILL');
+    await new Promise((resolve) => redis.once('exit', resolve));
+    redis = await startRedis(port);
+
+    // Reconnected sockets get a fresh state from the (new or same) owner, then play on.
+    await answer(phones[2], q.id, 2);
+    await answer(phones[3], q.id, 0);
+    const results = await Promise.all(phones.map((p) => p.waitFor((m) => m.type === 'answer_result' && m.questionId === q.id, { timeoutMs: 60_000 })));
+    expect(results.map((r) => r.isCorrect)).toEqual([true, false, true, false]);
+    const rows = await servers[0].server.deps.store.db
+      .selectFrom('answers').select(['player_id', 'points_earned']).where('session_id', '=', game.sessionId).execute();
+    expect(rows).toHaveLength(4);
+    for (const [i, r] of results.entries()) expect(rows.find((row) => row.player_id === game.players[i].id)?.points_earned).toBe(r.pointsEarned);
+    await waitUntil('exactly one owner again', () => servers.filter((s) => s.server.realtime.cluster?.owner.epochOf(game.sessionId) !== undefined).length === 1);
+    for (const p of phones) p.close();
+  });
+});

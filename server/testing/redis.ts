@@ -1,0 +1,34 @@
+import { randomBytes } from 'node:crypto';
+import { Redis } from 'ioredis';
+
+/** The machine's Redis the multi-instance suites run against (unique key prefixes, never a flush). */
+export const TEST_REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+export const uniquePrefix = (): string => `mqtest:${randomBytes(6).toString('hex')}`;
+
+/** A client for assertions; closed by the caller. */
+export function testRedis(): Redis {
+  return new Redis(TEST_REDIS_URL, { maxRetriesPerRequest: 1 });
+}
+
+/** Removes every key under a test's prefix (SCAN, never FLUSH). */
+export async function dropPrefix(redis: Redis, prefix: string): Promise<void> {
+  let cursor = '0';
+  do {
+    const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 500);
+    if (keys.length > 0) await redis.del(...keys);
+    cursor = next;
+  } while (cursor !== '0');
+}
+
+export async function checkRedis(): Promise<void> {
+  const redis = new Redis(TEST_REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null, connectTimeout: 5000 });
+  try {
+    await redis.connect();
+    await redis.ping();
+  } catch (err) {
+    throw new Error(`Redis is required for the test suite at ${TEST_REDIS_URL}: ${(err as Error).message}`);
+  } finally {
+    redis.disconnect();
+  }
+}
