@@ -15,7 +15,10 @@ describe('UploadSigner', () => {
     expect(signer.verify('put', ['object-2'], String(expires), signature)).toBe('invalid');
     expect(signer.verify('part', ['object-1'], String(expires), signature)).toBe('invalid');
     expect(signer.verify('put', ['object-1'], String(expires + 1), signature)).toBe('invalid');
-    expect(signer.verify('put', ['object-1'], String(expires), `${signature.slice(0, -1)}A`)).toBe('invalid');
+    // One character changed (a fixed replacement would leave 1 signature in 64 as it was).
+    const tampered = `${signature.slice(0, -1)}${signature.endsWith('A') ? 'B' : 'A'}`;
+    expect(tampered).not.toBe(signature);
+    expect(signer.verify('put', ['object-1'], String(expires), tampered)).toBe('invalid');
     expect(signer.verify('put', ['object-1'], String(expires), undefined)).toBe('invalid');
     expect(signer.verify('put', ['object-1'], 'soon', signature)).toBe('invalid');
     expect(new UploadSigner('another-secret-entirely').verify('put', ['object-1'], String(expires), signature)).toBe('invalid');
