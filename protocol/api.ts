@@ -221,3 +221,40 @@ export interface PlayerResults {
   player: { id: string; name: string; email: string };
   answers: PlayerAnswerRow[];
 }
+
+/** A question as question files carry it: the JSON export's entry shape (DESIGN §11). */
+export interface ImportedQuestion {
+  text: string;
+  choices: string[];
+  correctIndex: number;
+  points: number;
+  timeLimitSeconds: number;
+  categories: string[];
+}
+
+export type QuestionFileFormat = 'csv' | 'json';
+
+/** The answer of `POST /api/admin/questions/import` (DESIGN §11). */
+export interface ImportResult {
+  imported: number;
+  skipped: number;
+  /** The questions that would be stored: only on a dry run (the preview). */
+  questions?: ImportedQuestion[];
+}
+
+/** The "Elegant Gold" theme preset (SPEC §3), also the demo show's theme. */
+export const ELEGANT_GOLD_THEME = {
+  primaryColor: '#D4AF37',
+  secondaryColor: '#B8860B',
+  backgroundColor: '#000000',
+  textColor: '#F5F0E1',
+  successColor: '#9ACD32',
+  timerWarningColor: '#FF8C00',
+  primaryFont: 'Georgia, serif',
+  secondaryFont: 'Georgia, serif',
+  monoFont: "'Courier New', monospace",
+  questionTextSize: 'large',
+  questionFontWeight: 'semibold',
+  backgroundOverlay: 'medium',
+  backdropBlur: true,
+} satisfies Theme;

@@ -1,28 +1,14 @@
 /**
  * The "Marquee Demo" show a newcomer finds on the first start (DESIGN §11): original film-trivia
  * questions (written for Marquee; facts checked), the four slide kinds a real show opens and
- * closes with, and a dark-and-gold theme (the "Elegant Gold" preset of web/common/themePresets.ts).
+ * closes with, and a dark-and-gold theme (the "Elegant Gold" preset).
  */
-import type { Theme } from '../../protocol/api.js';
+import { ELEGANT_GOLD_THEME, type Theme } from '../../protocol/api.js';
 import type { ImportedQuestion } from '../questions/import-rules.js';
 
 export const DEMO_TITLE = 'Marquee Demo';
 
-export const DEMO_THEME: Theme = {
-  primaryColor: '#D4AF37',
-  secondaryColor: '#B8860B',
-  backgroundColor: '#000000',
-  textColor: '#F5F0E1',
-  successColor: '#9ACD32',
-  timerWarningColor: '#FF8C00',
-  primaryFont: 'Georgia, serif',
-  secondaryFont: 'Georgia, serif',
-  monoFont: "'Courier New', monospace",
-  questionTextSize: 'large',
-  questionFontWeight: 'semibold',
-  backgroundOverlay: 'medium',
-  backdropBlur: true,
-};
+export const DEMO_THEME: Theme = ELEGANT_GOLD_THEME;
 
 const q = (text: string, choices: [string, string, string, string], correctIndex: number, categories: string[]): ImportedQuestion => ({
   text,

@@ -3,6 +3,7 @@
  * question with messages an operator understands, and the duplicate rule. Pure: no I/O.
  */
 import { z } from 'zod';
+import type { ImportedQuestion } from '../../protocol/api.js';
 import type { AppError } from '../http/errors.js';
 import { invalidFile } from '../files/csv-table.js';
 import { QUESTION_LIMITS } from '../http/questions/schema.js';
@@ -10,15 +11,7 @@ import { QUESTION_LIMITS } from '../http/questions/schema.js';
 export const IMPORT_MAX_BYTES = 5 * 1024 * 1024;
 export const IMPORT_MAX_ROWS = 10_000;
 
-/** A question as files carry it: the JSON export's entry shape. */
-export interface ImportedQuestion {
-  text: string;
-  choices: string[];
-  correctIndex: number;
-  points: number;
-  timeLimitSeconds: number;
-  categories: string[];
-}
+export type { ImportedQuestion };
 
 /** One question read from a file, with where it stood (the CSV line, or the JSON entry's position). */
 export interface ImportRow {

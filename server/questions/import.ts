@@ -2,20 +2,14 @@
  * Runs an import: read the file in its format, leave out duplicates, store the rest in one
  * transaction (or, on a dry run, only say what would be stored).
  */
+import type { ImportResult, QuestionFileFormat } from '../../protocol/api.js';
 import type { Store } from '../storage/store.js';
 import { parseQuestionCsv } from './csv-format.js';
 import { decodeUtf8 } from '../files/csv-table.js';
-import { planImport, textKey, type ImportedQuestion } from './import-rules.js';
+import { planImport, textKey } from './import-rules.js';
 import { parseQuestionJson } from './json-format.js';
 
-export type QuestionFileFormat = 'csv' | 'json';
-
-export interface ImportResult {
-  imported: number;
-  skipped: number;
-  /** The questions that would be stored: only on a dry run (the preview). */
-  questions?: ImportedQuestion[];
-}
+export type { QuestionFileFormat, ImportResult };
 
 export function readQuestionFile(bytes: Uint8Array, format: QuestionFileFormat) {
   const content = decodeUtf8(bytes);

@@ -1,3 +1,4 @@
+import { ELEGANT_GOLD_THEME } from '../../protocol/api';
 import { DEFAULT_THEME, type Theme } from './theme';
 
 export interface ThemePreset {
@@ -54,21 +55,7 @@ export const THEME_PRESETS: ThemePreset[] = [
   {
     name: 'Elegant Gold',
     description: 'Gold on black with Georgia',
-    theme: {
-      primaryColor: '#D4AF37',
-      secondaryColor: '#B8860B',
-      backgroundColor: '#000000',
-      textColor: '#F5F0E1',
-      successColor: '#9ACD32',
-      timerWarningColor: '#FF8C00',
-      primaryFont: 'Georgia, serif',
-      secondaryFont: 'Georgia, serif',
-      monoFont: "'Courier New', monospace",
-      questionTextSize: 'large',
-      questionFontWeight: 'semibold',
-      backgroundOverlay: 'medium',
-      backdropBlur: true,
-    },
+    theme: ELEGANT_GOLD_THEME,
   },
   {
     name: 'Ocean Breeze',

@@ -1,28 +1,13 @@
 import { HttpError } from '../../common/api';
 import { getAdminToken } from '../../common/auth';
+import type { ImportResult, QuestionFileFormat } from '../../../protocol/api';
 
-/** A question as the import preview lists it (DESIGN §11 JSON entry). */
-export interface ImportedQuestion {
-  text: string;
-  choices: string[];
-  correctIndex: number;
-  points: number;
-  timeLimitSeconds: number;
-  categories: string[];
-}
-
-export interface ImportResult {
-  imported: number;
-  skipped: number;
-  questions?: ImportedQuestion[];
-}
+export type { ImportedQuestion, ImportResult, QuestionFileFormat } from '../../../protocol/api';
 
 export interface ImportFailure {
   message: string;
   errors: { line: number; message: string }[];
 }
-
-export type QuestionFileFormat = 'csv' | 'json';
 
 export const formatOfFile = (name: string): QuestionFileFormat => (name.toLowerCase().endsWith('.json') ? 'json' : 'csv');
 
