@@ -223,14 +223,7 @@ export interface PlayerResults {
 }
 
 /** A question as question files carry it: the JSON export's entry shape (DESIGN §11). */
-export interface ImportedQuestion {
-  text: string;
-  choices: string[];
-  correctIndex: number;
-  points: number;
-  timeLimitSeconds: number;
-  categories: string[];
-}
+export type ImportedQuestion = Pick<Question, 'text' | 'choices' | 'correctIndex' | 'points' | 'timeLimitSeconds' | 'categories'>;
 
 export type QuestionFileFormat = 'csv' | 'json';
 
