@@ -53,7 +53,7 @@ export class Metrics {
 
   readonly databaseWriteSeconds = new Histogram({
     name: 'marquee_database_write_duration_seconds',
-    help: 'Duration of the live game writes: answer batches, and scores with the resume snapshot',
+    help: 'Duration of the live game writes: one group-commit transaction (answers, scores, askings, resume snapshot)',
     labelNames: ['operation'] as const,
     buckets: FAST_BUCKETS_S,
     registers: [this.registry],
