@@ -2,7 +2,7 @@
  * Group commit: a confirmation leaves only after its answer's transaction resolves, answers close
  * together share a transaction, and a database that refuses writes holds confirmations back.
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { GroupCommit } from './group-commit.js';
 import type { AnswerWrite, CommitBatch } from './storage.js';
 
@@ -65,6 +65,44 @@ describe('group commit', () => {
     expect(storage.batches[1].answers.map((a) => a.playerId)).toEqual(['p4', 'p5']);
     storage.gates[1].resolve();
     await writes.flush();
+  });
+
+  it('under a burst, answers arriving soon after a commit gather until the gap has passed, then share one commit', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] }); // setImmediate stays real: the end of a turn
+    try {
+      const batches: CommitBatch[] = [];
+      let nowMs = 1_000;
+      const writes = new GroupCommit({
+        sessionId: 's1',
+        commit: async (batch) => void batches.push(batch),
+        windowMs: 0,
+        minGapMs: 10,
+        now: () => nowMs,
+        refreshSnapshot: () => undefined,
+        log: silentLog,
+      });
+      const confirmed: string[] = [];
+      const turns = async (n: number) => {
+        for (let i = 0; i < n; i++) await new Promise((resolve) => setImmediate(resolve));
+      };
+      writes.addAnswer(answer('ann'), () => confirmed.push('ann')); // after a quiet moment: at the end of this turn
+      await turns(3);
+      expect(confirmed).toEqual(['ann']);
+      nowMs += 3;
+      for (const p of ['bob', 'cid', 'dan']) writes.addAnswer(answer(p), () => confirmed.push(p));
+      await turns(5);
+      expect(batches).toHaveLength(1); // 3 ms after the last commit: still gathering
+      nowMs += 7;
+      await vi.advanceTimersByTimeAsync(7);
+      expect(batches.map((b) => b.answers.map((a) => a.playerId))).toEqual([['ann'], ['bob', 'cid', 'dan']]);
+      expect(confirmed).toEqual(['ann', 'bob', 'cid', 'dan']);
+      // A step (a question closing) never waits for the gap.
+      nowMs += 1;
+      await writes.commitNow({ scores: [{ playerId: 'ann', pointsTotal: 50, reachedAtMs: 1_000 }] });
+      expect(batches).toHaveLength(3);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("puts a step's scores and snapshot in the same transaction as the answers gathered, confirming them first", async () => {

@@ -22,13 +22,19 @@ import * as results from './migrations/005_results.js';
 import * as showtimes from './migrations/006_showtimes.js';
 import * as importDraw from './migrations/007_import_draw.js';
 import type { Database } from './schema.js';
-import { SQLite, type SQLiteDatabase, type SQLiteStatement } from './sqlite-driver.js';
+import { SQLite, SQLiteDriverPath, type SQLiteDatabase, type SQLiteStatement } from './sqlite-driver.js';
+import { WalCheckpointer } from './wal-checkpointer.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
 export interface DatabaseHandle {
   db: Kysely<Database>;
   dialect: Dialect;
+  /**
+   * SQLite only: the connection under `db`, for the live game's hot writes (scores.ts). Only to
+   * be used inside a Kysely transaction, which holds this one connection for its duration.
+   */
+  sqlite?: SQLiteDatabase;
   close(): Promise<void>;
 }
 
@@ -73,14 +79,27 @@ export async function openDatabase(options: OpenDatabaseOptions, migrations: Rec
 
 function openSqlite(dataDir: string): DatabaseHandle {
   fs.mkdirSync(dataDir, { recursive: true });
-  const sqlite = new SQLite(path.join(dataDir, 'marquee.sqlite'));
+  const file = path.join(dataDir, 'marquee.sqlite');
+  const sqlite = new SQLite(file);
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('foreign_keys = ON');
   // NORMAL is durable across application crashes in WAL mode and much faster under answer bursts.
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('busy_timeout = 5000');
+  const checkpointer = new WalCheckpointer(sqlite, file, {
+    driverPath: SQLiteDriverPath,
+    onError: (err) => console.error(err instanceof Error ? err.message : err),
+  });
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
-  return { db, dialect: 'sqlite', close: () => db.destroy() };
+  return {
+    db,
+    dialect: 'sqlite',
+    sqlite,
+    close: async () => {
+      await checkpointer.close();
+      await db.destroy();
+    },
+  };
 }
 
 /** Prepared statements kept: far more than the distinct queries a running server repeats. */

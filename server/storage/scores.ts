@@ -1,5 +1,6 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from './schema.js';
+import type { SQLiteDatabase, SQLiteStatement } from './sqlite-driver.js';
 
 export interface ScoreRow {
   playerId: string;
@@ -36,7 +37,14 @@ const CHUNK = 500;
  * the `db` parameter), read back on resume, cleared by restart.
  */
 export class ScoreRepository {
-  constructor(private readonly db: Kysely<Database>) {}
+  private readonly direct: DirectSqliteWrites | undefined;
+
+  constructor(
+    private readonly db: Kysely<Database>,
+    sqlite?: SQLiteDatabase,
+  ) {
+    this.direct = sqlite && new DirectSqliteWrites(sqlite);
+  }
 
   async listScores(sessionId: string): Promise<ScoreRow[]> {
     const rows = await this.db
@@ -77,6 +85,7 @@ export class ScoreRepository {
 
   /** Inserts answers; one already stored for the same asking is kept as it was (the first counts). */
   async insertAnswers(db: Db, answers: AnswerRecord[]): Promise<void> {
+    if (this.direct && db.isTransaction) return this.direct.insertAnswers(answers);
     for (let i = 0; i < answers.length; i += CHUNK) {
       await db
         .insertInto('answers')
@@ -100,6 +109,7 @@ export class ScoreRepository {
 
   /** Writes absolute totals (idempotent, so a retried batch cannot double-count). */
   async upsertScores(db: Db, sessionId: string, scores: ScoreWriteRow[]): Promise<void> {
+    if (this.direct && db.isTransaction) return this.direct.upsertScores(sessionId, scores);
     for (let i = 0; i < scores.length; i += CHUNK) {
       await db
         .insertInto('scores')
@@ -146,5 +156,37 @@ export class ScoreRepository {
     await trx.deleteFrom('question_askings').where('session_id', '=', sessionId).execute();
     await trx.deleteFrom('answers').where('session_id', '=', sessionId).execute();
     await trx.deleteFrom('scores').where('session_id', '=', sessionId).execute();
+  }
+}
+
+/**
+ * The live game's two hot writes on SQLite, as prepared single-row statements run on the raw
+ * connection: the same SQL as the Kysely versions above, without building and compiling a
+ * multi-row query for every batch (in a 10,000-phone answer burst that was most of the writes'
+ * JavaScript time, docs/PERFORMANCE.md). Used only inside a Kysely transaction, which holds the
+ * connection, so the rows join that transaction and nothing else can interleave.
+ */
+class DirectSqliteWrites {
+  private answer: SQLiteStatement | undefined;
+  private score: SQLiteStatement | undefined;
+
+  constructor(private readonly sqlite: SQLiteDatabase) {}
+
+  insertAnswers(answers: AnswerRecord[]): void {
+    this.answer ??= this.sqlite.prepare(
+      `insert into answers (session_id, player_id, question_id, asking, selected_index, is_correct, points_earned, elapsed_ms, answered_at)
+       values (?, ?, ?, ?, ?, ?, ?, ?, ?) on conflict (session_id, asking, player_id) do nothing`,
+    );
+    for (const a of answers) {
+      this.answer.run(a.sessionId, a.playerId, a.questionId, a.asking, a.selectedIndex, a.isCorrect ? 1 : 0, a.pointsEarned, Math.round(a.elapsedMs), a.answeredAt);
+    }
+  }
+
+  upsertScores(sessionId: string, scores: ScoreWriteRow[]): void {
+    this.score ??= this.sqlite.prepare(
+      `insert into scores (session_id, player_id, points_total, reached_at) values (?, ?, ?, ?)
+       on conflict (session_id, player_id) do update set points_total = excluded.points_total, reached_at = excluded.reached_at`,
+    );
+    for (const s of scores) this.score.run(sessionId, s.playerId, s.pointsTotal, s.reachedAt);
   }
 }

@@ -11,6 +11,10 @@ import type BetterSqlite3 from 'better-sqlite3';
 const require = createRequire(import.meta.url);
 const nodeMajor = Number(process.versions.node.split('.')[0]);
 
-export const SQLite: typeof BetterSqlite3 = require(nodeMajor >= 22 ? 'better-sqlite3-napi' : 'better-sqlite3');
+const driverName = nodeMajor >= 22 ? 'better-sqlite3-napi' : 'better-sqlite3';
+
+export const SQLite: typeof BetterSqlite3 = require(driverName);
+/** Where the loaded build lives (a worker thread loads the same one: wal-checkpointer.ts). */
+export const SQLiteDriverPath: string = require.resolve(driverName);
 export type SQLiteDatabase = BetterSqlite3.Database;
 export type SQLiteStatement = BetterSqlite3.Statement;

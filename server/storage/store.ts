@@ -37,7 +37,7 @@ export class Store {
     this.players = new PlayerRepository(db);
     this.questions = new QuestionRepository(db);
     this.results = new ResultsRepository(db);
-    this.scores = new ScoreRepository(db);
+    this.scores = new ScoreRepository(db, handle.sqlite);
     this.sessions = new SessionRepository(db);
     this.settings = new SettingsRepository(db);
     this.showtimes = new ShowtimeRepository(db);
