@@ -90,6 +90,27 @@ describe.each(DIALECTS)('DbRoomStorage on %s', (dialect) => {
     expect(await storage.loadAnswers(sessionId, 2)).toEqual([]);
   });
 
+  it('stores nothing of a batch that fails: answers, scores and snapshot are one transaction', async () => {
+    const sessionId = await liveSession('All or nothing');
+    const q = await question('Atomic?');
+    const ann = await store.players.register('Ann', 'ann-atomic@example.com', 'hash-ann-atomic');
+    const bob = await store.players.register('Bob', 'bob-atomic@example.com', 'hash-bob-atomic');
+    const answer = (playerId: string, selectedIndex: number) => ({
+      sessionId,
+      playerId,
+      asking: 1,
+      answer: { questionId: q.id, selectedIndex, isCorrect: false, pointsEarned: 0, elapsedMs: 1000, answeredAtMs: T0 + 1000 },
+    });
+    // Bob's row breaks a CHECK constraint (not a vanished row, so no filtered retry): Ann's row and
+    // the scores written before it in the same transaction must not stay behind.
+    await expect(
+      storage.commit({ sessionId, answers: [answer(ann.id, 1), answer(bob.id, 7)], scores: [{ playerId: ann.id, pointsTotal: 10, reachedAtMs: T0 }], snapshot: { live: snapshot, currentQuestionIndex: 4 } }),
+    ).rejects.toThrow();
+    expect(await storage.loadAnswers(sessionId, 1)).toEqual([]);
+    expect(await storage.loadScores(sessionId)).toEqual([]);
+    expect((await storage.loadSession(sessionId))?.live).toBeNull();
+  });
+
   it('commits answers, scores, snapshot (with its roster) and auto-play together; never revives a stopped session', async () => {
     const sessionId = await liveSession('Commit');
     const bob = await store.players.register('Bob', 'bob@example.com', 'hash-bob');
