@@ -39,9 +39,9 @@ const silentLog: RoomLog & { errors: string[] } = {
 const T0 = 1_800_000_000_000;
 const SESSION = 'session-1';
 
-function setup(options: { status?: 'draft' | 'live'; autoRotate?: boolean } = {}) {
+function setup(options: { status?: 'draft' | 'live'; autoRotate?: boolean; storage?: MemoryRoomStorage } = {}) {
   const clock = new FakeClock(T0);
-  const storage = new MemoryRoomStorage();
+  const storage = options.storage ?? new MemoryRoomStorage();
   storage.addSession(makeProgram([makeQuestion('q1', { timeLimitSeconds: 10 }), makeSlide('s1')]), options);
   const broadcaster = new RecordingBroadcaster();
   const lifecycle = new EventEmitter();
@@ -103,6 +103,33 @@ describe('Room', () => {
       pointsEarned: 90,
       newScore: 90,
     });
+  });
+
+  it('stores the roster at once after a quiet spell, then at most once a second while phones come and go', async () => {
+    const { manager, storage, clock } = setup({ status: 'live' });
+    await manager.start();
+    const room = manager.get(SESSION)!;
+    const storedRoster = () => [...(storage.sessions.get(SESSION)!.live?.roster ?? [])].sort();
+    const snapshotWrites = () => storage.commits.filter((c) => c.snapshot).length;
+    await join(manager, { connectionId: 'p1', role: 'player', playerId: 'ann', name: 'Ann' });
+    await room.settled();
+    expect(storedRoster()).toEqual(['ann']);
+    const writesBefore = snapshotWrites();
+
+    // A storm: more phones within the second; the roster waits for it.
+    await join(manager, { connectionId: 'p2', role: 'player', playerId: 'bob', name: 'Bob' });
+    await join(manager, { connectionId: 'p3', role: 'player', playerId: 'cid', name: 'Cid' });
+    await room.disconnect('p1');
+    await room.settled();
+    expect(storedRoster()).toEqual(['ann']);
+    await clock.advance(999);
+    await room.settled();
+    expect(storedRoster()).toEqual(['ann']);
+    await clock.advance(1);
+    await room.settled();
+    // Ann dropped less than 5 s ago: she still counts, and stays on the roster.
+    expect(storedRoster()).toEqual(['ann', 'bob', 'cid']);
+    expect(snapshotWrites() - writesBefore).toBe(1);
   });
 
   it('retries a failed write and carries on', async () => {
