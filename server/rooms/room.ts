@@ -84,6 +84,11 @@ export class Room {
   /** When the roster was last handed to the group commit (clock ms), and the refresh waiting for its turn. */
   private rosterRefreshedAtMs = Number.NEGATIVE_INFINITY;
   private rosterTimer: TimerHandle | null = null;
+  /**
+   * Players with an answer of the current asking not committed yet, by how many: a phone coming
+   * back in that window waits for the commit before it is shown its answer as taken.
+   */
+  private readonly uncommitted = new Map<string, number>();
   /** Sockets (and connects in progress) using the room; a room nobody holds and not live is disposed. */
   private holds = 0;
   /** Shutting down: no new timers, writes stop retrying after a few attempts. */
@@ -243,6 +248,9 @@ export class Room {
       } else if (member.role === 'display') {
         await this.apply({ type: 'display_connected' }, this.now());
       }
+      // Its answer is held in memory until its commit: shown "answered" before that, a crash in
+      // between would take back what the phone was shown as taken (DESIGN §8).
+      if (member.playerId && this.uncommitted.has(member.playerId)) await this.writes.flush();
       const state = this.state;
       const now = this.now();
       if (member.role === 'admin') join(adminView(state, now));
@@ -366,7 +374,12 @@ export class Room {
             .find((e) => e.kind === 'send' && e.playerId === effect.playerId && e.message.type === 'answer_accepted');
           if (accepted?.kind === 'send') held.add(accepted);
           const write = { sessionId: effect.sessionId, playerId: effect.playerId, asking: effect.asking, answer: effect.answer };
+          const { playerId } = effect;
+          this.uncommitted.set(playerId, (this.uncommitted.get(playerId) ?? 0) + 1);
           this.writes.addAnswer(write, () => {
+            const left = (this.uncommitted.get(playerId) ?? 1) - 1;
+            if (left > 0) this.uncommitted.set(playerId, left);
+            else this.uncommitted.delete(playerId);
             if (accepted?.kind === 'send') broadcaster.toPlayer(this.sessionId, accepted.playerId, accepted.message);
           });
           break;
