@@ -55,3 +55,21 @@ export function openFilesLimit(): OpenFilesLimit {
     return unknown;
   }
 }
+
+/**
+ * Connections the kernel dropped because a listening socket's accept queue was full, machine-wide
+ * so far (TcpExt ListenOverflows of /proc/net/netstat); NaN where it cannot be read. Each one costs
+ * a client a SYN retransmission: a second or more before its connect even reaches the server.
+ */
+export function readListenOverflows(): number {
+  try {
+    const lines = fs.readFileSync('/proc/net/netstat', 'utf8').split('\n');
+    const header = lines.findIndex((line) => line.startsWith('TcpExt:'));
+    const names = lines[header].split(/\s+/);
+    const values = lines[header + 1].split(/\s+/);
+    const at = names.indexOf('ListenOverflows');
+    return at < 0 ? Number.NaN : Number(values[at]);
+  } catch {
+    return Number.NaN;
+  }
+}

@@ -2,23 +2,32 @@
  * The reconnect storm (`npm run bench -- restart 2000`): N phones in a live question, the server
  * killed with SIGKILL 0.6 s into the question (phones answering), started again at once on the
  * same data and port, and every phone coming back with the web client's real backoff
- * (web/common/realtime/timings.ts: 1 s, then 1–2 s, 2–4 s, 2.5–5 s, jittered).
+ * (`reconnectDelayMs` of web/common/realtime/timings.ts, imported: the same schedule, the attempt
+ * count reset on open, as useSessionSocket does).
  *
- * Figures: the time from the server answering HTTP again until 99 % and 100 % of phones are back
- * on the current question; the server's event-loop delay from that moment until the last phone is
- * back; confirmed answers lost (a phone that had `answer_accepted` and came back unlocked, or with
- * another choice). The phones run in this process; the server is Marquee as `npm start` runs it.
+ * "The server answers again" is the moment its port accepts a TCP connection (polled every few
+ * milliseconds, independent of how busy its event loop is): from then on a phone's attempt can
+ * succeed. "Back" is a phone's first `session_state` after the restart, when it shows the current
+ * asking: the open question, or its reveal when the question closed before the phone was back
+ * (that is fair only for a phone that had answered; one that had not is counted as having missed
+ * the question). Figures: the time from the server answering until 99 % and 100 % of phones are
+ * back, split into waiting (the backoff) and connecting (attempt → first state); the server's
+ * event-loop delay from that moment until the last phone is back; the kernel's accept-queue
+ * overflows; confirmed answers lost (a phone that had `answer_accepted` and came back unlocked, or
+ * with another choice). The phones run in this process; the server is Marquee as `npm start` runs it.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { randomBytes } from 'node:crypto';
+import net from 'node:net';
 import WebSocket from 'ws';
 import { CONNECT_TIMEOUT_MS, PERMANENT_CLOSE_CODES, reconnectDelayMs } from '../web/common/realtime/timings.js';
 import { registerPlayers, setUpGame } from './api.js';
 import { openSocket, Screen } from './clients.js';
 import { descriptorsFor } from './open-files.js';
 import type { EventLoopDelay } from './probe.js';
+import { readCpuSeconds, readListenOverflows } from './proc-stats.js';
 import { distribution, round, type Distribution } from './stats.js';
 import { ADMIN_PASSWORD, startTarget, type RunningTarget } from './targets.js';
 
@@ -34,23 +43,38 @@ export interface RestartResult {
   players: number;
   /** Phones holding an `answer_accepted` when the server was killed. */
   confirmedBeforeKill: number;
-  /** SIGKILL → the new process answering HTTP (its start-up, migrations included). */
+  /** SIGKILL → the new process accepting connections on its port (its start-up, migrations included). */
   restartMs: number;
-  /** Server answering again → each phone back on the current question. */
+  /** Server answering again → each phone back (its first state of the current asking). */
   backMs: Distribution;
   back99Ms: number;
   back100Ms: number;
+  /** Phones with no state of the current asking within the storm's timeout. */
   phonesNotBack: number;
+  /** Back in the reveal: their question closed before they were back (they had answered before the crash). */
+  backAfterCloseAnswered: number;
+  /** Back after their question closed without their answer: they missed it (only fair past the resume's grace). */
+  missedTheQuestion: number;
   /** Server answering again → each phone's socket open (the handshake done, before its state). */
   openMs: Distribution;
+  /** Start of a phone's successful attempt → back: the connect itself (server and client work, queues). */
+  connectMs: Distribution;
+  /** Failed attempts a phone made while the server was down or busy. */
+  failedAttempts: Distribution;
   /** The first phase phones were shown after the restart (question: back in time; reveal: the question had closed). */
   firstPhaseAfter: Record<string, number>;
   /** Event-loop delay of the new server from answering again until the last phone was back. */
   eventLoop: EventLoopDelay;
+  /** From the server answering until the last phone was back, and the CPU the server and the phones' process used meanwhile. */
+  stormMs: number;
+  serverCpuMs: number;
+  phonesCpuMs: number;
+  /** Connections the kernel dropped from full accept queues during the storm (machine-wide; NaN off Linux). */
+  listenOverflows: number;
   confirmedLost: number;
   /** Phones that had not answered before the crash and answered after it. */
   answeredAfter: number;
-  /** Phones with their `answer_result` once the question closed. */
+  /** Phones with their result once the question closed (`answer_result`, or in the reveal's state). */
   results: number;
   errorsReceived: number;
 }
@@ -65,8 +89,10 @@ class StormPhone {
   questionId: string | null = null;
   confirmed: number | null = null;
   answerSent = false;
-  /** performance.now() when it was back on the current question after the crash. */
+  /** performance.now() when it was back on the current asking after the crash. */
   backAtMs = Number.NaN;
+  /** performance.now() when the attempt that brought it back started. */
+  backAttemptAtMs = Number.NaN;
   lostConfirmed = false;
   answeredAfter = false;
   result = false;
@@ -74,8 +100,15 @@ class StormPhone {
   crashed = false;
   /** The phase of the first session_state after the crash ('' until then). */
   firstPhaseAfter = '';
+  /** Back in the reveal with its answer (it had answered before the crash). */
+  backAfterClose = false;
+  /** Back after the question closed without its answer. */
+  missed = false;
   /** performance.now() when a socket opened after the crash. */
   openedAfterMs = Number.NaN;
+  failedAttempts = 0;
+  private attemptAtMs = Number.NaN;
+  private opened = false;
   firstState: Promise<void>;
   private resolveFirst!: () => void;
 
@@ -91,8 +124,11 @@ class StormPhone {
     if (this.stopped) return;
     const ws = new WebSocket(this.url, { perMessageDeflate: false, handshakeTimeout: CONNECT_TIMEOUT_MS });
     this.ws = ws;
+    this.attemptAtMs = performance.now();
+    this.opened = false;
     ws.on('open', () => {
       this.attempt = 0;
+      this.opened = true;
       if (this.crashed && Number.isNaN(this.openedAfterMs)) this.openedAfterMs = performance.now();
     });
     ws.on('message', (data: Buffer) => this.onMessage(data));
@@ -100,6 +136,7 @@ class StormPhone {
     ws.on('close', (code) => {
       if (this.ws !== ws) return;
       this.ws = null;
+      if (this.crashed && !this.opened) this.failedAttempts++;
       if (this.stopped || PERMANENT_CLOSE_CODES.has(code)) return;
       setTimeout(() => this.connect(), reconnectDelayMs(this.attempt++));
     });
@@ -118,21 +155,31 @@ class StormPhone {
     switch (m.type) {
       case 'session_state':
         this.resolveFirst();
-        if (this.crashed && this.firstPhaseAfter === '') this.firstPhaseAfter = m.phase;
-        if (m.phase !== 'question') return;
         if (!this.crashed) {
-          if (m.question.id !== this.questionId) {
+          if (m.phase === 'question' && m.question.id !== this.questionId) {
             this.questionId = m.question.id;
             setTimeout(() => this.answer(), this.answerDelayMs());
           }
           return;
         }
-        if (!Number.isNaN(this.backAtMs)) return;
-        // Back on the current question (a phone the question had not reached before the kill gets it now).
-        if (this.questionId !== null && m.question.id !== this.questionId) return;
-        this.questionId = m.question.id;
+        if (this.firstPhaseAfter !== '') return;
+        this.firstPhaseAfter = m.phase;
         this.backAtMs = performance.now();
+        this.backAttemptAtMs = this.attemptAtMs;
+        // Back on the current asking: its question (a phone the question had not reached before
+        // the kill gets it now) or its reveal. Anything else: the question went by without it.
+        if ((m.phase !== 'question' && m.phase !== 'reveal') || (this.questionId !== null && m.question?.id !== this.questionId)) {
+          this.missed = true;
+          return;
+        }
+        this.questionId = m.question.id;
         if (this.confirmed !== null && (!m.answered || m.selectedIndex !== this.confirmed)) this.lostConfirmed = true;
+        if (m.phase === 'reveal') {
+          if (m.answered) this.backAfterClose = true;
+          else this.missed = true;
+          if (m.answerResult) this.result = true;
+          return;
+        }
         if (!m.answered) {
           this.answeredAfter = true;
           this.answer();
@@ -164,6 +211,31 @@ async function until(done: () => boolean, timeoutMs: number): Promise<boolean> {
     await sleep(20);
   }
   return true;
+}
+
+/** How often the port is tried while the server restarts. */
+const ACCEPT_POLL_MS = 5;
+
+/**
+ * Resolves with performance.now() at the first TCP connection the port accepts: the moment a
+ * phone's attempt can first get through. Each try is closed at once (the server sees an idle
+ * connection go away).
+ */
+async function whenAccepting(port: number, timeoutMs: number): Promise<number> {
+  const deadline = performance.now() + timeoutMs;
+  for (;;) {
+    const acceptedAt = await new Promise<number | null>((resolve) => {
+      const socket = net.connect({ port, host: '127.0.0.1' });
+      socket.once('connect', () => {
+        resolve(performance.now());
+        socket.destroy();
+      });
+      socket.once('error', () => resolve(null));
+    });
+    if (acceptedAt !== null) return acceptedAt;
+    if (performance.now() > deadline) throw new Error(`port ${port} did not accept within ${timeoutMs / 1000} s`);
+    await sleep(ACCEPT_POLL_MS);
+  }
 }
 
 export async function runRestart(players: number, outDir: string, log: (line: string) => void): Promise<RestartResult> {
@@ -203,14 +275,36 @@ export async function runRestart(players: number, outDir: string, log: (line: st
     const confirmedBeforeKill = phones.filter((p) => p.confirmed !== null).length;
     log(`  killed the server ${KILL_AFTER_MS} ms into the question: ${confirmedBeforeKill} answers confirmed`);
 
-    server = await startTarget('marquee', { logDir, label, openFiles, reuse: { port: server.port, dataDir: server.dataDir } });
-    const answeringAt = performance.now();
-    await server.probe({ resetEventLoop: true });
+    const { port, dataDir } = server;
+    const overflowsBefore = readListenOverflows();
+    // Watched from the spawn on: the event-loop window starts when the port accepts, as the storm does.
+    let accepting!: Promise<number>;
+    server = await startTarget('marquee', {
+      logDir,
+      label,
+      openFiles,
+      reuse: { port, dataDir },
+      onSpawned: ({ probe }) => {
+        accepting = whenAccepting(port, STORM_TIMEOUT_MS).then(async (atMs) => {
+          await probe({ resetEventLoop: true });
+          return atMs;
+        });
+        accepting.catch(() => undefined); // awaited below; startTarget failing reports first
+      },
+    });
+    const answeringAt = await accepting;
+    const serverCpuBefore = readCpuSeconds(server.pid);
+    const phonesCpuBefore = process.cpuUsage();
     log(`  the server answers again ${((answeringAt - killedAt) / 1000).toFixed(1)} s after the kill`);
 
     await until(() => phones.every((p) => !Number.isNaN(p.backAtMs)), STORM_TIMEOUT_MS);
     const { eventLoop } = await server.probe({ resetEventLoop: true });
-    const backMs = phones.filter((p) => !Number.isNaN(p.backAtMs)).map((p) => p.backAtMs - answeringAt);
+    const stormMs = performance.now() - answeringAt;
+    const serverCpuMs = (readCpuSeconds(server.pid) - serverCpuBefore) * 1000;
+    const phonesCpu = process.cpuUsage(phonesCpuBefore);
+    const listenOverflows = readListenOverflows() - overflowsBefore;
+    const back = phones.filter((p) => !Number.isNaN(p.backAtMs));
+    const backMs = back.map((p) => p.backAtMs - answeringAt);
     const backSorted = [...backMs].sort((a, b) => a - b);
     const back99Ms = backSorted.length >= Math.ceil(players * 0.99) ? backSorted[Math.ceil(players * 0.99) - 1] : Number.POSITIVE_INFINITY;
     const back100Ms = backSorted.length === players ? backSorted[players - 1] : Number.POSITIVE_INFINITY;
@@ -223,10 +317,18 @@ export async function runRestart(players: number, outDir: string, log: (line: st
       backMs: distribution(backMs),
       back99Ms: round(back99Ms, 0),
       back100Ms: round(back100Ms, 0),
-      phonesNotBack: players - backMs.length,
+      phonesNotBack: players - back.length,
+      backAfterCloseAnswered: phones.filter((p) => p.backAfterClose).length,
+      missedTheQuestion: phones.filter((p) => p.missed).length,
       openMs: distribution(phones.filter((p) => !Number.isNaN(p.openedAfterMs)).map((p) => p.openedAfterMs - answeringAt)),
+      connectMs: distribution(back.map((p) => p.backAtMs - p.backAttemptAtMs)),
+      failedAttempts: distribution(phones.map((p) => p.failedAttempts)),
       firstPhaseAfter: phones.reduce<Record<string, number>>((acc, p) => ({ ...acc, [p.firstPhaseAfter || 'none']: (acc[p.firstPhaseAfter || 'none'] ?? 0) + 1 }), {}),
       eventLoop,
+      stormMs: round(stormMs, 0),
+      serverCpuMs: round(serverCpuMs, 0),
+      phonesCpuMs: round((phonesCpu.user + phonesCpu.system) / 1000, 0),
+      listenOverflows,
       confirmedLost: phones.filter((p) => p.lostConfirmed).length,
       answeredAfter: phones.filter((p) => p.answeredAfter).length,
       results: phones.filter((p) => p.result).length,
@@ -247,11 +349,16 @@ export function formatRestart(r: RestartResult): string {
     `| figure | value |`,
     `|---|--:|`,
     `| answers confirmed before the kill | ${r.confirmedBeforeKill} |`,
-    `| kill → server answering again | ${ms(r.restartMs)} |`,
-    `| back on the question after the server answered: p50 / 99 % / 100 % | ${ms(r.backMs.p50)} / ${ms(r.back99Ms)} / ${ms(r.back100Ms)} |`,
+    `| kill → server answering again (port accepting) | ${ms(r.restartMs)} |`,
+    `| back after the server answered: p50 / 99 % / 100 % | ${ms(r.backMs.p50)} / ${ms(r.back99Ms)} / ${ms(r.back100Ms)} |`,
+    `| of which back in the reveal, having answered before the crash / missed the question | ${r.backAfterCloseAnswered} / ${r.missedTheQuestion} |`,
     `| socket open after the server answered: p50 / p99 / max | ${ms(r.openMs.p50)} / ${ms(r.openMs.p99)} / ${ms(r.openMs.max)} |`,
-    `| phones not back on the question within ${STORM_TIMEOUT_MS / 1000} s | ${r.phonesNotBack} (first state after the restart: ${Object.entries(r.firstPhaseAfter).map(([k, v]) => `${k} ${v}`).join(', ')}) |`,
+    `| connecting (successful attempt → first state): p50 / p99 / max | ${ms(r.connectMs.p50)} / ${ms(r.connectMs.p99)} / ${ms(r.connectMs.max)} |`,
+    `| failed attempts per phone: p50 / max | ${r.failedAttempts.p50} / ${r.failedAttempts.max} |`,
+    `| phones not back within ${STORM_TIMEOUT_MS / 1000} s | ${r.phonesNotBack} (first state after the restart: ${Object.entries(r.firstPhaseAfter).map(([k, v]) => `${k} ${v}`).join(', ')}) |`,
     `| server event-loop delay during the storm p50 / p99 / max | ${r.eventLoop.p50} / ${r.eventLoop.p99} / ${r.eventLoop.max} ms |`,
+    `| CPU during the storm (${ms(r.stormMs)}): server / phones' process | ${ms(r.serverCpuMs)} / ${ms(r.phonesCpuMs)} |`,
+    `| connections dropped by full accept queues (kernel, whole machine) | ${Number.isNaN(r.listenOverflows) ? 'unknown' : r.listenOverflows} |`,
     `| confirmed answers lost | ${r.confirmedLost} |`,
     `| phones answering after the restart / results received | ${r.answeredAfter} / ${r.results} of ${r.players} |`,
     `| error messages received | ${r.errorsReceived} |`,

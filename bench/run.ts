@@ -47,7 +47,7 @@ if (process.argv[2] === 'restart') {
   fs.mkdirSync(outDir, { recursive: true });
   fs.writeFileSync(path.join(outDir, 'restart.json'), JSON.stringify({ startedAt: new Date().toISOString(), result }, null, 2) + '\n');
   console.log(`\n${formatRestart(result)}\n\nWritten to ${path.relative(process.cwd(), path.join(outDir, 'restart.json'))}`);
-  process.exit(result.confirmedLost > 0 || result.phonesNotBack > 0 ? 1 : 0);
+  process.exit(result.confirmedLost > 0 || result.phonesNotBack > 0 || result.missedTheQuestion > 0 ? 1 : 0);
 }
 const args = parseArgs(process.argv.slice(2));
 console.log(`Marquee bench: ${args.scenarios.map((s) => `${s.players}x${s.sessions}`).join(', ')}; ${args.rounds} rounds; ${args.targets.join(' + ')}`);

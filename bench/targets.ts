@@ -43,6 +43,8 @@ export interface TargetOptions {
   env?: Record<string, string>;
   /** Restart on an earlier server's port and data (the restart scenario); that data is then left in place by `stop`. */
   reuse?: { port: number; dataDir: string };
+  /** Called right after the process is spawned, before it listens (the restart scenario watches its port from then on). */
+  onSpawned?: (target: Pick<RunningTarget, 'probe'>) => void;
 }
 
 function freePort(): Promise<number> {
@@ -138,27 +140,19 @@ export async function startTarget(name: TargetName, options: TargetOptions): Pro
     if (child.exitCode === null && child.signalCode === null) child.kill(signal);
     await exited;
   };
+  const probe: RunningTarget['probe'] = (request) =>
+    new Promise((resolve, reject) => {
+      if (!child.connected) return reject(new Error(`the ${name} server is gone:\n${tail(logPath)}`));
+      const message: ProbeRequest = { type: 'probe', id: ++probeSeq, ...request };
+      pending.set(message.id, resolve);
+      child.send(message);
+    });
+  options.onSpawned?.({ probe });
   try {
     await waitUntilListening(child, baseUrl, logPath);
   } catch (err) {
     await stop();
     throw err;
   }
-  return {
-    name,
-    pid: child.pid!,
-    baseUrl,
-    logPath,
-    port,
-    dataDir,
-    kill,
-    stop,
-    probe: (options) =>
-      new Promise((resolve, reject) => {
-        if (!child.connected) return reject(new Error(`the ${name} server is gone:\n${tail(logPath)}`));
-        const request: ProbeRequest = { type: 'probe', id: ++probeSeq, ...options };
-        pending.set(request.id, resolve);
-        child.send(request);
-      }),
-  };
+  return { name, pid: child.pid!, baseUrl, logPath, port, dataDir, kill, stop, probe };
 }

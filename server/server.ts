@@ -55,6 +55,14 @@ export interface StartOptions {
   onListening?: (server: RunningServer) => Promise<(() => Promise<void>) | void>;
 }
 
+/**
+ * Connections the kernel may hold for us before we accept them (Node's default is 511). After a
+ * restart a full house reconnects within a few seconds; while a busy event loop is not accepting,
+ * a full queue makes the kernel drop a phone's connection, which then waits a second or more for
+ * its TCP retransmission. The kernel caps it at net.core.somaxconn (4096 on current Linux).
+ */
+export const LISTEN_BACKLOG = 4096;
+
 /** Builds every part from the configuration and starts listening. main.ts and the tests share it. */
 export async function startServer(config: Config, options: StartOptions = {}): Promise<RunningServer> {
   const store: Store = await openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, pgSchema: options.pgSchema ?? config.databaseSchema });
@@ -101,7 +109,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     options.realtime,
   );
   try {
-    await app.listen({ port: config.port, host: config.host });
+    await app.listen({ port: config.port, host: config.host, backlog: LISTEN_BACKLOG });
   } catch (err) {
     await realtime.close();
     throw err;

@@ -105,21 +105,25 @@ export function everyoneAnswered(state: EngineState, nowMs: number): boolean {
   // Cheap necessary conditions first, so a burst of answers does not scan every player each time.
   if (phase.answers.size < connections.size) return false;
   if (connections.size === 0 && droppedAtMs.size === 0 && (!grace || awaited.size === 0)) return false;
+  // The players most likely to hold the question open are walked first, so the walk usually stops
+  // at once: after a resume the roster not back yet (while a full house reconnects, the answers
+  // stored before the crash outnumber the phones back, and every answer would otherwise walk them
+  // all), then recent drops, then the open sockets.
   let present = 0;
-  for (const playerId of connections.keys()) {
-    if (!phase.answers.has(playerId)) return false;
-    present++;
+  if (grace && awaited.size > 0) {
+    for (const playerId of awaited.keys()) {
+      if (!phase.answers.has(playerId)) return false;
+      present++;
+    }
   }
   for (const [playerId, atMs] of droppedAtMs.size > 0 ? droppedAtMs.entries() : []) {
     if (!dropCounts(atMs, nowMs)) continue;
     if (!phase.answers.has(playerId)) return false;
     present++;
   }
-  if (grace && awaited.size > 0) {
-    for (const playerId of awaited.keys()) {
-      if (!phase.answers.has(playerId)) return false;
-      present++;
-    }
+  for (const playerId of connections.keys()) {
+    if (!phase.answers.has(playerId)) return false;
+    present++;
   }
   return present > 0;
 }

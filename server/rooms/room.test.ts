@@ -8,6 +8,7 @@ import { FakeClock } from './fake-clock.js';
 import { RoomManager } from './manager.js';
 import { MemoryRoomStorage } from './memory-storage.js';
 import type { RoomMember } from './room.js';
+import type { CommitBatch } from './storage.js';
 
 type Delivery = { to: string; message: ServerMessage };
 
@@ -39,9 +40,33 @@ const silentLog: RoomLog & { errors: string[] } = {
 const T0 = 1_800_000_000_000;
 const SESSION = 'session-1';
 
-function setup(options: { status?: 'draft' | 'live'; autoRotate?: boolean } = {}) {
+/** Memory storage whose commits can be held open: `hold()` makes the next one wait until released. */
+class HeldCommitStorage extends MemoryRoomStorage {
+  private held: { entered: () => void; released: Promise<void> } | null = null;
+
+  /** The next commit waits for `release`; `entered` resolves once it has started. */
+  hold(): { entered: Promise<void>; release: () => void } {
+    let entered!: () => void;
+    let release!: () => void;
+    const enteredPromise = new Promise<void>((resolve) => (entered = resolve));
+    this.held = { entered, released: new Promise<void>((resolve) => (release = resolve)) };
+    return { entered: enteredPromise, release };
+  }
+
+  override async commit(batch: CommitBatch): Promise<void> {
+    const held = this.held;
+    this.held = null;
+    if (held) {
+      held.entered();
+      await held.released;
+    }
+    await super.commit(batch);
+  }
+}
+
+function setup(options: { status?: 'draft' | 'live'; autoRotate?: boolean; storage?: MemoryRoomStorage } = {}) {
   const clock = new FakeClock(T0);
-  const storage = new MemoryRoomStorage();
+  const storage = options.storage ?? new MemoryRoomStorage();
   storage.addSession(makeProgram([makeQuestion('q1', { timeLimitSeconds: 10 }), makeSlide('s1')]), options);
   const broadcaster = new RecordingBroadcaster();
   const lifecycle = new EventEmitter();
@@ -103,6 +128,95 @@ describe('Room', () => {
       pointsEarned: 90,
       newScore: 90,
     });
+  });
+
+  it('shows a phone coming back its answer as taken only once that answer is committed', async () => {
+    const storage = new HeldCommitStorage();
+    const { manager } = setup({ status: 'live', storage });
+    await manager.start();
+    await join(manager, { connectionId: 'p1', role: 'player', playerId: 'ann', name: 'Ann' });
+    await join(manager, { connectionId: 'p2', role: 'player', playerId: 'bob', name: 'Bob' });
+    const room = manager.get(SESSION)!;
+    const commit = storage.hold();
+    room.dispatch({ type: 'submit_answer', connectionId: 'p1', playerId: 'ann', questionId: 'q1', selectedIndex: 2 });
+    await commit.entered;
+
+    // Ann's phone reconnects while her answer's transaction is still open; Bob (no answer) too.
+    const order: string[] = [];
+    const states = new Map<string, ServerMessage>();
+    const rejoin = (member: RoomMember) =>
+      room.connect(member, (initial) => {
+        order.push(`${member.playerId} shown`);
+        states.set(member.playerId!, initial);
+      });
+    const annBack = rejoin({ connectionId: 'p1b', role: 'player', playerId: 'ann', name: 'Ann' });
+    const bobBack = rejoin({ connectionId: 'p2b', role: 'player', playerId: 'bob', name: 'Bob' });
+    // Give the room every chance to answer early: a turn of the event loop.
+    await new Promise((resolve) => setImmediate(resolve));
+    order.push('committed');
+    commit.release();
+    await Promise.all([annBack, bobBack]);
+
+    expect(order).toEqual(['committed', 'ann shown', 'bob shown']);
+    expect(states.get('ann')).toMatchObject({ phase: 'question', answered: true, selectedIndex: 2 });
+    expect(storage.answers.get(`${SESSION}/1/ann`)).toMatchObject({ selectedIndex: 2 });
+    expect(states.get('bob')).toMatchObject({ phase: 'question', answered: false });
+  });
+
+  it('does not hold up a phone whose answer is already committed, or who has none', async () => {
+    const storage = new HeldCommitStorage();
+    const { manager } = setup({ status: 'live', storage });
+    await manager.start();
+    for (const [connectionId, playerId] of [['p1', 'ann'], ['p2', 'bob'], ['p3', 'cid']]) {
+      await join(manager, { connectionId, role: 'player', playerId, name: playerId });
+    }
+    const room = manager.get(SESSION)!;
+    room.dispatch({ type: 'submit_answer', connectionId: 'p1', playerId: 'ann', questionId: 'q1', selectedIndex: 2 });
+    await room.settled(); // Ann's answer is stored
+    const commit = storage.hold();
+    room.dispatch({ type: 'submit_answer', connectionId: 'p2', playerId: 'bob', questionId: 'q1', selectedIndex: 1 });
+    await commit.entered; // Bob's answer's transaction is open
+
+    const order: string[] = [];
+    await room.connect({ connectionId: 'p1b', role: 'player', playerId: 'ann', name: 'ann' }, (initial) => {
+      order.push('ann shown');
+      expect(initial).toMatchObject({ answered: true, selectedIndex: 2 });
+    });
+    await room.connect({ connectionId: 'p3b', role: 'player', playerId: 'cid', name: 'cid' }, (initial) => {
+      order.push('cid shown');
+      expect(initial).toMatchObject({ answered: false });
+    });
+    order.push('committed');
+    commit.release();
+    await room.settled();
+    expect(order).toEqual(['ann shown', 'cid shown', 'committed']);
+  });
+
+  it('stores the roster at once after a quiet spell, then at most once a second while phones come and go', async () => {
+    const { manager, storage, clock } = setup({ status: 'live' });
+    await manager.start();
+    const room = manager.get(SESSION)!;
+    const storedRoster = () => [...(storage.sessions.get(SESSION)!.live?.roster ?? [])].sort();
+    const snapshotWrites = () => storage.commits.filter((c) => c.snapshot).length;
+    await join(manager, { connectionId: 'p1', role: 'player', playerId: 'ann', name: 'Ann' });
+    await room.settled();
+    expect(storedRoster()).toEqual(['ann']);
+    const writesBefore = snapshotWrites();
+
+    // A storm: more phones within the second; the roster waits for it.
+    await join(manager, { connectionId: 'p2', role: 'player', playerId: 'bob', name: 'Bob' });
+    await join(manager, { connectionId: 'p3', role: 'player', playerId: 'cid', name: 'Cid' });
+    await room.disconnect('p1');
+    await room.settled();
+    expect(storedRoster()).toEqual(['ann']);
+    await clock.advance(999);
+    await room.settled();
+    expect(storedRoster()).toEqual(['ann']);
+    await clock.advance(1);
+    await room.settled();
+    // Ann dropped less than 5 s ago: she still counts, and stays on the roster.
+    expect(storedRoster()).toEqual(['ann', 'bob', 'cid']);
+    expect(snapshotWrites() - writesBefore).toBe(1);
   });
 
   it('retries a failed write and carries on', async () => {

@@ -33,8 +33,10 @@ import { GroupCommit, type StepWrite } from './group-commit.js';
 import type { RoomStorage, SnapshotWrite } from './storage.js';
 
 /**
- * Connects and drops between phase changes refresh the stored roster at most this often (it only
- * matters after a crash, and a storm of reconnects should cost a few writes, not thousands).
+ * Connects and drops between phase changes refresh the stored roster at most this often, and at
+ * the latest this long after the change (it only matters after a crash). A full house's roster is
+ * tens of KB: written with every batch of a reconnect storm's answers it cost more CPU than the
+ * answers themselves.
  */
 export const ROSTER_REFRESH_MS = 1_000;
 
@@ -79,6 +81,14 @@ export class Room {
   private readonly writes: GroupCommit;
   /** The last snapshot a step stored (or the one resumed from): the roster refresh rewrites it with the current roster. */
   private lastLive: LiveSnapshot | null = null;
+  /** When the roster was last handed to the group commit (clock ms), and the refresh waiting for its turn. */
+  private rosterRefreshedAtMs = Number.NEGATIVE_INFINITY;
+  private rosterTimer: TimerHandle | null = null;
+  /**
+   * Players with an answer of the current asking not committed yet, by how many: a phone coming
+   * back in that window waits for the commit before it is shown its answer as taken.
+   */
+  private readonly uncommitted = new Map<string, number>();
   /** Sockets (and connects in progress) using the room; a room nobody holds and not live is disposed. */
   private holds = 0;
   /** Shutting down: no new timers, writes stop retrying after a few attempts. */
@@ -238,6 +248,9 @@ export class Room {
       } else if (member.role === 'display') {
         await this.apply({ type: 'display_connected' }, this.now());
       }
+      // Its answer is held in memory until its commit: shown "answered" before that, a crash in
+      // between would take back what the phone was shown as taken (DESIGN §8).
+      if (member.playerId && this.uncommitted.has(member.playerId)) await this.writes.flush();
       const state = this.state;
       const now = this.now();
       if (member.role === 'admin') join(adminView(state, now));
@@ -283,6 +296,8 @@ export class Room {
     await this.whenIdle();
     this.disposed = true;
     this.arm(null);
+    if (this.rosterTimer !== null) this.deps.clock.clearTimeout(this.rosterTimer);
+    this.rosterTimer = null;
     // The roster as it is now (every phone still connected during a graceful shutdown) goes
     // with the last commit: the next start waits for these players before ending a question early.
     this.writes.refreshSoon(0);
@@ -308,8 +323,28 @@ export class Room {
     this.state = state;
     await this.execute(effects, state.autoRotate !== before.autoRotate ? state.autoRotate : undefined);
     // Presence changed without a phase change (a connect, a drop): the stored roster catches up soon.
-    if (state.presence !== before.presence && !effects.some((e) => e.kind === 'persist')) this.writes.refreshSoon(ROSTER_REFRESH_MS);
+    if (state.presence !== before.presence && !effects.some((e) => e.kind === 'persist')) this.rosterChanged();
     this.syncTimer();
+  }
+
+  /** The roster goes with the next batch now, or if it went less than ROSTER_REFRESH_MS ago, that long after. */
+  private rosterChanged(): void {
+    if (this.rosterTimer !== null || this.closing) return;
+    const { clock } = this.deps;
+    const waitMs = this.rosterRefreshedAtMs + ROSTER_REFRESH_MS - clock.now();
+    if (waitMs <= 0) {
+      this.refreshRoster();
+      return;
+    }
+    this.rosterTimer = clock.setTimeout(() => {
+      this.rosterTimer = null;
+      this.refreshRoster();
+    }, waitMs);
+  }
+
+  private refreshRoster(): void {
+    this.rosterRefreshedAtMs = this.deps.clock.now();
+    this.writes.refreshSoon(0);
   }
 
   /**
@@ -339,7 +374,12 @@ export class Room {
             .find((e) => e.kind === 'send' && e.playerId === effect.playerId && e.message.type === 'answer_accepted');
           if (accepted?.kind === 'send') held.add(accepted);
           const write = { sessionId: effect.sessionId, playerId: effect.playerId, asking: effect.asking, answer: effect.answer };
+          const { playerId } = effect;
+          this.uncommitted.set(playerId, (this.uncommitted.get(playerId) ?? 0) + 1);
           this.writes.addAnswer(write, () => {
+            const left = (this.uncommitted.get(playerId) ?? 1) - 1;
+            if (left > 0) this.uncommitted.set(playerId, left);
+            else this.uncommitted.delete(playerId);
             if (accepted?.kind === 'send') broadcaster.toPlayer(this.sessionId, accepted.playerId, accepted.message);
           });
           break;

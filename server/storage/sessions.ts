@@ -28,7 +28,18 @@ export function toPrizeDraw(json: string | null | undefined): PrizeDrawSettings 
   };
 }
 
-export function toSession(row: Omit<Selectable<SessionTable>, 'prize_draw' | 'owner_epoch'> & { prize_draw?: string | null }): Session {
+/**
+ * The columns a Session is read from: not the resume snapshot (`live_state`, tens of KB with a
+ * full house's roster, read only by the room that resumes the game) nor the owner epoch. Every
+ * WebSocket connect looks its session up, so a storm of reconnects must not read the snapshot
+ * thousands of times.
+ */
+const SESSION_COLUMNS = [
+  'id', 'title', 'status', 'created_at', 'auditorium_id', 'starts_at', 'auto_rotate', 'media_items_per_transition',
+  'return_message', 'current_question_index', 'theme', 'prize_draw',
+] as const satisfies readonly (keyof SessionTable)[];
+
+export function toSession(row: Omit<Selectable<SessionTable>, 'prize_draw' | 'owner_epoch' | 'live_state'> & { prize_draw?: string | null }): Session {
   const theme = parseJson<unknown>(row.theme, {});
   return {
     id: row.id,
@@ -51,17 +62,17 @@ export class SessionRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
   async list(): Promise<Session[]> {
-    const rows = await this.db.selectFrom('sessions').selectAll().orderBy('created_at', 'desc').orderBy('id').execute();
+    const rows = await this.db.selectFrom('sessions').select(SESSION_COLUMNS).orderBy('created_at', 'desc').orderBy('id').execute();
     return rows.map(toSession);
   }
 
   async get(id: string): Promise<Session | undefined> {
-    const row = await this.db.selectFrom('sessions').selectAll().where('id', '=', id).executeTakeFirst();
+    const row = await this.db.selectFrom('sessions').select(SESSION_COLUMNS).where('id', '=', id).executeTakeFirst();
     return row && toSession(row);
   }
 
   async listByStatus(status: SessionStatus): Promise<Session[]> {
-    const rows = await this.db.selectFrom('sessions').selectAll().where('status', '=', status).execute();
+    const rows = await this.db.selectFrom('sessions').select(SESSION_COLUMNS).where('status', '=', status).execute();
     return rows.map(toSession);
   }
 

@@ -55,8 +55,10 @@ export async function authenticateConnection(query: URLSearchParams, { store, ad
 
   const { playerId, playerToken } = connect;
   if (unusableId(playerId) || playerToken.length > MAX_ID_LENGTH) return refuse(CLOSE_CODES.unauthorized, 'Invalid player token');
-  if (!(await store.players.get(playerId))) return refuse(CLOSE_CODES.notFound, 'Player not found');
+  // The token first: a phone that belongs here (every one of a reconnect storm) costs one lookup.
   const player = await store.players.verifyToken(playerId, hashToken(playerToken));
-  if (!player) return refuse(CLOSE_CODES.unauthorized, 'Invalid player token');
+  if (!player) {
+    return (await store.players.get(playerId)) ? refuse(CLOSE_CODES.unauthorized, 'Invalid player token') : refuse(CLOSE_CODES.notFound, 'Player not found');
+  }
   return { ok: true, sessionId: connect.sessionId, role: 'player', playerId: player.id, name: player.name };
 }

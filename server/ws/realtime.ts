@@ -89,8 +89,12 @@ export async function startRealtime(deps: RealtimeDeps, options: RealtimeOptions
     });
     // Before resuming: a resumed live game's next question runs warm too, and the resume's grace
     // for players coming back (DESIGN §8) is not spent rehearsing before sockets are accepted.
-    if ((await storage.listLiveSessionIds()).length > 0) await rehearsal.run();
+    const live = (await storage.listLiveSessionIds()).length;
+    if (live > 0) await rehearsal.run();
+    const resumingAtMs = Date.now();
     await rooms.start();
+    // With the log's "Server listening" line: how much of the resume's grace went before phones could connect.
+    if (live > 0) deps.log.info({ sessions: live, ms: Date.now() - resumingAtMs }, 'resumed the live games');
   }
   // What sockets of this instance must hear: in multi-instance mode, changes made on any instance.
   const events: LifecycleSource & WinnersSource = cluster?.events ?? deps.lifecycle;

@@ -9,11 +9,25 @@ import { formatCountdown } from './useCountdown';
 import { readableTextOn, themeVariables, liveTheme } from './themeStyle';
 
 describe('reconnect timings (SPEC §9)', () => {
-  it('grows from 1000 ms to at most 5000 ms, jitter taking off at most half', () => {
-    const noJitter = () => 0;
-    expect([0, 1, 2, 3, 10].map((a) => reconnectDelayMs(a, noJitter))).toEqual([1000, 2000, 4000, 5000, 5000]);
-    const fullJitter = () => 1;
-    expect([0, 1, 2, 3].map((a) => reconnectDelayMs(a, fullJitter))).toEqual([1000, 1000, 2000, 2500]);
+  it('grows from 1000 ms to at most 5000 ms, each delay drawn from a window half its base wide', () => {
+    const earliest = () => 0;
+    expect([0, 1, 2, 3, 10].map((a) => reconnectDelayMs(a, earliest))).toEqual([1000, 1000, 2000, 2500, 2500]);
+    const latest = () => 1;
+    expect([0, 1, 2, 3, 10].map((a) => reconnectDelayMs(a, latest))).toEqual([1500, 2000, 4000, 5000, 5000]);
+    expect(reconnectDelayMs(2, () => 0.5)).toBe(3000);
+  });
+
+  it('spreads even the first retry: a full house dropped at once does not come back on one millisecond', () => {
+    let seed = 1;
+    const random = () => ((seed = (seed * 16807) % 2147483647) - 1) / 2147483646;
+    const firstRetries = Array.from({ length: 2000 }, () => reconnectDelayMs(0, random));
+    expect(Math.min(...firstRetries)).toBeGreaterThanOrEqual(RECONNECT_MIN_DELAY_MS);
+    expect(Math.max(...firstRetries)).toBeLessThanOrEqual(1500);
+    // Spread over the whole window: no 50 ms slice holds more than a few times its share (100).
+    const perSlice = new Map<number, number>();
+    for (const delay of firstRetries) perSlice.set(Math.floor(delay / 50), (perSlice.get(Math.floor(delay / 50)) ?? 0) + 1);
+    expect(perSlice.size).toBeGreaterThanOrEqual(10);
+    expect(Math.max(...perSlice.values())).toBeLessThan(300);
   });
 
   it('always stays within 1000–5000 ms', () => {

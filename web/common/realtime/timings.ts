@@ -10,12 +10,15 @@ export const CONNECT_TIMEOUT_MS = 20_000;
 
 /**
  * Delay before reconnect attempt `attempt` (0 = the first retry). The base doubles from the
- * minimum up to the maximum; jitter then takes off up to 50% of it, never going under the minimum.
+ * minimum up to the maximum; the delay is drawn from a window half the base wide (the jitter)
+ * ending at the base, moved up where it would start under the minimum: 1–1.5 s, 1–2 s, 2–4 s,
+ * then 2.5–5 s. The first retry is spread too: a server restart drops a full house at the same
+ * instant, and 2,000 phones retrying on the same millisecond would arrive as one burst.
  */
 export function reconnectDelayMs(attempt: number, random: () => number = Math.random): number {
   const base = Math.min(RECONNECT_MAX_DELAY_MS, RECONNECT_MIN_DELAY_MS * 2 ** Math.max(0, attempt));
-  const jittered = base * (1 - RECONNECT_JITTER * random());
-  return Math.round(Math.max(RECONNECT_MIN_DELAY_MS, jittered));
+  const earliest = Math.max(RECONNECT_MIN_DELAY_MS, base * (1 - RECONNECT_JITTER));
+  return Math.round(earliest + base * RECONNECT_JITTER * random());
 }
 
 /**
