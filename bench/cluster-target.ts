@@ -15,10 +15,20 @@ import { type RunningTarget, type TargetOptions, startTarget } from './targets.j
 export const BENCH_DATABASE_URL = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const INSTANCES = 3;
 
+/** Cumulative counters of the relay: Redis's own (INFO) and the instances' (/metrics). */
+export interface RelayCounters {
+  /** Calls per Redis command. */
+  commands: Record<string, number>;
+  /** Bytes Redis sent to its clients (replies and pub/sub deliveries). */
+  outputBytes: number;
+  /** Frames the instances received from owners (each a pub/sub delivery), and those no socket of the receiving instance needed. */
+  framesReceived: number;
+  framesUnused: number;
+}
+
 export interface RunningCluster extends RunningTarget {
   socketUrls: string[];
-  /** Calls per Redis command so far. */
-  redisCommands(): Promise<Record<string, number>>;
+  relayCounters(): Promise<RelayCounters>;
 }
 
 function freePort(): Promise<number> {
@@ -39,6 +49,13 @@ async function ownRedis(): Promise<{ url: string; process: ChildProcess; client:
   client.on('error', () => undefined);
   await client.ping();
   return { url: `redis://127.0.0.1:${port}`, process: child, client };
+}
+
+/** An instance's `marquee_cluster_relay_frames_total` by `use`, from its /metrics. */
+async function relayFrames(node: RunningTarget): Promise<{ used: number; unused: number }> {
+  const text = await (await fetch(`${node.baseUrl}/metrics`)).text();
+  const read = (use: string) => Number(new RegExp(`^marquee_cluster_relay_frames_total\\{use="${use}"\\} (\\d+)`, 'm').exec(text)?.[1] ?? 0);
+  return { used: read('used'), unused: read('unused') };
 }
 
 export async function startCluster(options: TargetOptions): Promise<RunningCluster> {
@@ -75,11 +92,16 @@ export async function startCluster(options: TargetOptions): Promise<RunningClust
     ...first,
     socketUrls: nodes.map((n) => n.baseUrl),
     stop,
-    redisCommands: async () => {
-      const info = await redis.client.info('commandstats');
-      const counts: Record<string, number> = {};
-      for (const match of info.matchAll(/^cmdstat_(\w+):calls=(\d+)/gm)) counts[match[1]] = Number(match[2]);
-      return counts;
+    relayCounters: async () => {
+      const [commandstats, stats, frames] = await Promise.all([redis.client.info('commandstats'), redis.client.info('stats'), Promise.all(nodes.map(relayFrames))]);
+      const commands: Record<string, number> = {};
+      for (const match of commandstats.matchAll(/^cmdstat_(\w+):calls=(\d+)/gm)) commands[match[1]] = Number(match[2]);
+      return {
+        commands,
+        outputBytes: Number(/^total_net_output_bytes:(\d+)/m.exec(stats)?.[1] ?? Number.NaN),
+        framesReceived: frames.reduce((sum, f) => sum + f.used + f.unused, 0),
+        framesUnused: frames.reduce((sum, f) => sum + f.unused, 0),
+      };
     },
   };
 }

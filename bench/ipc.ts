@@ -112,4 +112,10 @@ export interface TargetResult {
   perRound: RoundFigures[];
   /** Cluster only: Redis commands per measured round, by command (INFO commandstats of its own Redis). */
   redisCommandsPerRound?: Record<string, number>;
+  /**
+   * Cluster only, per measured round: frames the instances received from the owner (each one a
+   * pub/sub delivery by Redis), those no socket of the receiving instance needed, and the bytes
+   * Redis sent to its clients.
+   */
+  relayPerRound?: { framesReceived: number; framesUnused: number; redisOutputKb: number };
 }

@@ -101,6 +101,11 @@ export function clusterTable(entry: ScenarioResult): string | null {
     const shown = Object.entries(redis).sort((a, b) => b[1] - a[1]).map(([c, n]) => `${c} ${n}`).join(', ');
     lines.push(`| Redis commands per round | | ${shown} | |`);
   }
+  const relay = cluster?.relayPerRound;
+  if (relay) {
+    lines.push(`| Redis deliveries per round (frames received by the instances) | | ${fmt(relay.framesReceived, 0)}, of which unused ${fmt(relay.framesUnused, 0)} | |`);
+    lines.push(`| Redis output per round (KB) | | ${fmt(relay.redisOutputKb, 0)} | |`);
+  }
   if (entry.errors.cluster) lines.push(`| cluster FAILED | ${entry.errors.cluster.split('\n')[0]} | | |`);
   return lines.join('\n');
 }

@@ -13,7 +13,7 @@ import type { GeneratorConfig, GeneratorMessage, RunnerMessage, TargetName, Targ
 import { descriptorsFor, nodeCommand } from './open-files.js';
 import { openFilesLimit, readCpuSeconds, readRssKb, readWriteSyscalls, type OpenFilesLimit } from './proc-stats.js';
 import { ADMIN_PASSWORD, REPO_ROOT, startTarget, type RunningTarget } from './targets.js';
-import { type RunningCluster, startCluster } from './cluster-target.js';
+import { type RelayCounters, type RunningCluster, startCluster } from './cluster-target.js';
 
 export interface Scenario {
   players: number;
@@ -58,9 +58,9 @@ function generatorDeadlineMs(config: GeneratorConfig): number {
 }
 
 function runGenerator(server: RunningTarget | RunningCluster, config: GeneratorConfig, log: (line: string) => void): Promise<TargetResult> {
-  const cluster = 'redisCommands' in server ? server : undefined;
-  let redisAtStart: Record<string, number> | undefined;
-  let redisPerRound: Record<string, number> | undefined;
+  const cluster = 'relayCounters' in server ? server : undefined;
+  let relayAtStart: RelayCounters | undefined;
+  let relayPerRound: Pick<TargetResult, 'redisCommandsPerRound' | 'relayPerRound'> | undefined;
   let counting: Promise<void> = Promise.resolve();
   // The generator holds every phone's socket plus an admin and a display per session.
   const { command, args } = nodeCommand(['--import', 'tsx', 'bench/generator.ts'], descriptorsFor(config.players + 2 * config.sessions));
@@ -87,19 +87,19 @@ function runGenerator(server: RunningTarget | RunningCluster, config: GeneratorC
           log(`    ${config.target}: ${message.text}`);
           break;
         case 'result':
-          finish(null, redisPerRound ? { ...message.result, redisCommandsPerRound: redisPerRound } : message.result);
+          finish(null, { ...message.result, ...relayPerRound });
           break;
         case 'failed':
           finish(new Error(message.message));
           break;
         case 'probe':
-          // The cluster's Redis commands are counted over the measured rounds only (read before
-          // the probe is answered, so no round starts before the first reading).
+          // The cluster's relay is counted over the measured rounds only (read before the probe
+          // is answered, so no round starts before the first reading).
           counting = !cluster || !message.rounds
             ? Promise.resolve()
-            : cluster.redisCommands().then((c) => {
-                if (message.rounds === 'start') redisAtStart = c;
-                else redisPerRound = perRound(redisAtStart ?? {}, c, config.rounds);
+            : cluster.relayCounters().then((c) => {
+                if (message.rounds === 'start') relayAtStart = c;
+                else if (relayAtStart) relayPerRound = relayRounds(relayAtStart, c, config.rounds);
               });
           counting
             .then(() => server.probe({ gc: message.gc, resetEventLoop: message.resetEventLoop, rounds: message.rounds }))
@@ -116,14 +116,23 @@ function runGenerator(server: RunningTarget | RunningCluster, config: GeneratorC
   });
 }
 
-/** Calls per command between two readings, per round. */
-function perRound(before: Record<string, number>, after: Record<string, number>, rounds: number): Record<string, number> {
-  const out: Record<string, number> = {};
-  for (const [command, calls] of Object.entries(after)) {
-    const delta = (calls - (before[command] ?? 0)) / rounds;
-    if (delta > 0) out[command] = Math.round(delta * 10) / 10;
+const perRound = (delta: number, rounds: number) => Math.round((delta / rounds) * 10) / 10;
+
+/** The relay's counters between two readings, per round. */
+function relayRounds(before: RelayCounters, after: RelayCounters, rounds: number): Pick<TargetResult, 'redisCommandsPerRound' | 'relayPerRound'> {
+  const commands: Record<string, number> = {};
+  for (const [command, calls] of Object.entries(after.commands)) {
+    const delta = perRound(calls - (before.commands[command] ?? 0), rounds);
+    if (delta > 0) commands[command] = delta;
   }
-  return out;
+  return {
+    redisCommandsPerRound: commands,
+    relayPerRound: {
+      framesReceived: perRound(after.framesReceived - before.framesReceived, rounds),
+      framesUnused: perRound(after.framesUnused - before.framesUnused, rounds),
+      redisOutputKb: perRound((after.outputBytes - before.outputBytes) / 1024, rounds),
+    },
+  };
 }
 
 export async function runBench(options: BenchOptions): Promise<BenchReport> {

@@ -46,6 +46,8 @@ export interface EdgeDeps {
   log: RoomLog;
   /** Asks this instance to take the session's lease if it is free. */
   claim(sessionId: string): void;
+  /** Counts each frame received from an owner: `used` when a socket here was among its targets. */
+  countFrame?(used: boolean): void;
 }
 
 export class EdgeRooms implements RoomDirectory {
@@ -130,34 +132,37 @@ export class EdgeRooms implements RoomDirectory {
   private onFrame(channel: string, raw: Buffer): void {
     const prefix = this.deps.keys.outbox('');
     if (!channel.startsWith(prefix)) return;
-    const sessionId = channel.slice(prefix.length);
+    const used = this.deliver(channel.slice(prefix.length), raw);
+    this.deps.countFrame?.(used);
+  }
+
+  /** Writes an owner's frame to the sockets here it is for; false when there were none. */
+  private deliver(sessionId: string, raw: Buffer): boolean {
     const group = this.sessions.get(sessionId);
     const decoded = decodeOutbox(raw);
-    if (!group || !decoded) return;
+    if (!group || !decoded) return false;
     const { header, frame } = decoded;
-    if (header.e < group.epoch) return; // a deposed owner
+    if (header.e < group.epoch) return false; // a deposed owner
     group.epoch = header.e;
     const { hub } = this.deps;
     switch (header.k) {
       case 'owner':
         this.rejoinAll(sessionId);
-        return;
+        return true;
       case 'conn': {
         const joining = group.joining.get(header.c);
         if (joining) {
           joining.join(frame);
           joining.done();
-          return;
+          return true;
         }
         const mine = `${this.deps.instanceId}/`;
-        if (header.c.startsWith(mine)) hub.frameToConnection(header.c.slice(mine.length), frame);
-        return;
+        return header.c.startsWith(mine) && hub.frameToConnection(header.c.slice(mine.length), frame);
       }
       case 'player':
-        hub.frameToPlayer(sessionId, header.p, frame);
-        return;
+        return hub.frameToPlayer(sessionId, header.p, frame);
       default:
-        hub.frameToSession(sessionId, header.k, frame);
+        return hub.frameToSession(sessionId, header.k, frame);
     }
   }
 

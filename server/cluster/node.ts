@@ -69,6 +69,8 @@ export interface ClusterNodeDeps {
   /** Wraps the storage and broadcaster of owned rooms (metrics). */
   wrapStorage?: (storage: RoomStorage) => RoomStorage;
   wrapBroadcaster?: (broadcaster: Broadcaster) => Broadcaster;
+  /** Counts the frames this instance receives from owners (metrics). */
+  countRelayFrame?: (used: boolean) => void;
 }
 
 export interface ClusterNode {
@@ -155,7 +157,7 @@ export async function startClusterNode(options: ClusterOptions, deps: ClusterNod
     scanMs: options.scanMs ?? DEFAULT_SCAN_MS,
   });
   owner.publisherFor = () => broadcaster;
-  const edge: EdgeRooms = new EdgeRooms({ instanceId, keys, redis, subscriber, hub: deps.hub, store: deps.store, log: deps.log, claim: (id) => owner.claim(id) });
+  const edge: EdgeRooms = new EdgeRooms({ instanceId, keys, redis, subscriber, hub: deps.hub, store: deps.store, log: deps.log, claim: (id) => owner.claim(id), countFrame: deps.countRelayFrame });
 
   const events = new ClusterEvents({ keys, redis, subscriber, log: deps.log }, deps.lifecycle);
   events.start();

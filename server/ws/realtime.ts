@@ -72,6 +72,7 @@ export async function startRealtime(deps: RealtimeDeps, options: RealtimeOptions
         commitWindowMs: options.commitWindowMs,
         wrapStorage: metrics && ((s) => instrumentedRoomStorage(s, metrics)),
         wrapBroadcaster: metrics && ((b) => timedBroadcaster(b, metrics)),
+        countRelayFrame: metrics && relayFrameCounter(metrics),
       })
     : undefined;
   let rooms: RoomManager;
@@ -146,6 +147,13 @@ export async function startRealtime(deps: RealtimeDeps, options: RealtimeOptions
       await sockets.closeSockets();
     },
   };
+}
+
+/** The two label values bound once: the relay counts every frame it receives. */
+function relayFrameCounter(metrics: Metrics): (used: boolean) => void {
+  const used = metrics.relayFrames.labels('used');
+  const unused = metrics.relayFrames.labels('unused');
+  return (wasUsed) => (wasUsed ? used : unused).inc();
 }
 
 /** One rehearsal at a time: sessions started together share the one in progress. */
