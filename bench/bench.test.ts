@@ -100,6 +100,9 @@ describe('npm run bench, cluster target, on 30 phones', () => {
     // Every answer enters the owner's stream once; each confirmation and result is published once.
     expect(r.redisCommandsPerRound?.xadd).toBeGreaterThanOrEqual(30);
     expect(r.redisCommandsPerRound?.publish).toBeGreaterThanOrEqual(60);
+    // ...and delivered only to the instance holding that phone's socket.
+    expect(r.relayPerRound?.framesReceived).toBeGreaterThanOrEqual(60);
+    expect(r.relayPerRound?.personalFramesUnused).toBe(0);
     expect(formatReport(report)).toContain('one instance vs three');
   }, 120_000);
 });

@@ -22,8 +22,7 @@ export interface RelayCounters {
   /** Bytes Redis sent to its clients (replies and pub/sub deliveries). */
   outputBytes: number;
   /** Frames the instances received from owners (each a pub/sub delivery), and those no socket of the receiving instance needed. */
-  framesReceived: number;
-  framesUnused: number;
+  frames: FrameCounts;
 }
 
 export interface RunningCluster extends RunningTarget {
@@ -51,11 +50,24 @@ async function ownRedis(): Promise<{ url: string; process: ChildProcess; client:
   return { url: `redis://127.0.0.1:${port}`, process: child, client };
 }
 
-/** An instance's `marquee_cluster_relay_frames_total` by `use`, from its /metrics. */
-async function relayFrames(node: RunningTarget): Promise<{ used: number; unused: number }> {
+interface FrameCounts {
+  received: number;
+  unused: number;
+  /** Frames for one player or one socket that reached an instance holding none of its sockets. */
+  unusedPersonal: number;
+}
+
+/** An instance's `marquee_cluster_relay_frames_total`, from its /metrics. */
+async function relayFrames(node: RunningTarget): Promise<FrameCounts> {
   const text = await (await fetch(`${node.baseUrl}/metrics`)).text();
-  const read = (use: string) => Number(new RegExp(`^marquee_cluster_relay_frames_total\\{use="${use}"\\} (\\d+)`, 'm').exec(text)?.[1] ?? 0);
-  return { used: read('used'), unused: read('unused') };
+  const counts: FrameCounts = { received: 0, unused: 0, unusedPersonal: 0 };
+  for (const [, frame, use, value] of text.matchAll(/^marquee_cluster_relay_frames_total\{frame="(\w+)",use="(\w+)"\} (\d+)/gm)) {
+    counts.received += Number(value);
+    if (use !== 'unused') continue;
+    counts.unused += Number(value);
+    if (frame === 'player' || frame === 'connection') counts.unusedPersonal += Number(value);
+  }
+  return counts;
 }
 
 export async function startCluster(options: TargetOptions): Promise<RunningCluster> {
@@ -99,8 +111,11 @@ export async function startCluster(options: TargetOptions): Promise<RunningClust
       return {
         commands,
         outputBytes: Number(/^total_net_output_bytes:(\d+)/m.exec(stats)?.[1] ?? Number.NaN),
-        framesReceived: frames.reduce((sum, f) => sum + f.used + f.unused, 0),
-        framesUnused: frames.reduce((sum, f) => sum + f.unused, 0),
+        frames: {
+          received: frames.reduce((sum, f) => sum + f.received, 0),
+          unused: frames.reduce((sum, f) => sum + f.unused, 0),
+          unusedPersonal: frames.reduce((sum, f) => sum + f.unusedPersonal, 0),
+        },
       };
     },
   };

@@ -114,8 +114,8 @@ export interface TargetResult {
   redisCommandsPerRound?: Record<string, number>;
   /**
    * Cluster only, per measured round: frames the instances received from the owner (each one a
-   * pub/sub delivery by Redis), those no socket of the receiving instance needed, and the bytes
-   * Redis sent to its clients.
+   * pub/sub delivery by Redis), those no socket of the receiving instance needed (and of these,
+   * the frames for one player or one socket), and the bytes Redis sent to its clients.
    */
-  relayPerRound?: { framesReceived: number; framesUnused: number; redisOutputKb: number };
+  relayPerRound?: { framesReceived: number; framesUnused: number; personalFramesUnused: number; redisOutputKb: number };
 }

@@ -103,7 +103,8 @@ export function clusterTable(entry: ScenarioResult): string | null {
   }
   const relay = cluster?.relayPerRound;
   if (relay) {
-    lines.push(`| Redis deliveries per round (frames received by the instances) | | ${fmt(relay.framesReceived, 0)}, of which unused ${fmt(relay.framesUnused, 0)} | |`);
+    const unused = `of which unused ${fmt(relay.framesUnused, 0)} (for one player or socket: ${fmt(relay.personalFramesUnused, 0)})`;
+    lines.push(`| Redis deliveries per round (frames received by the instances) | | ${fmt(relay.framesReceived, 0)}, ${unused} | |`);
     lines.push(`| Redis output per round (KB) | | ${fmt(relay.redisOutputKb, 0)} | |`);
   }
   if (entry.errors.cluster) lines.push(`| cluster FAILED | ${entry.errors.cluster.split('\n')[0]} | | |`);

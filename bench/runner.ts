@@ -128,8 +128,9 @@ function relayRounds(before: RelayCounters, after: RelayCounters, rounds: number
   return {
     redisCommandsPerRound: commands,
     relayPerRound: {
-      framesReceived: perRound(after.framesReceived - before.framesReceived, rounds),
-      framesUnused: perRound(after.framesUnused - before.framesUnused, rounds),
+      framesReceived: perRound(after.frames.received - before.frames.received, rounds),
+      framesUnused: perRound(after.frames.unused - before.frames.unused, rounds),
+      personalFramesUnused: perRound(after.frames.unusedPersonal - before.frames.unusedPersonal, rounds),
       redisOutputKb: perRound((after.outputBytes - before.outputBytes) / 1024, rounds),
     },
   };

@@ -20,6 +20,11 @@ export class ClusterKeys {
     return `${this.prefix}:out:${sessionId}`;
   }
 
+  /** Frames for one instance's sockets only: per-player and per-connection messages. */
+  instanceChannel(instanceId: string): string {
+    return `${this.prefix}:to:${instanceId}`;
+  }
+
   /** Lifecycle events (started, stopped, changed, updated, deleted, winners) for every instance. */
   get events(): string {
     return `${this.prefix}:events`;

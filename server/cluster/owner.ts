@@ -16,6 +16,7 @@ import { type InboxEntry, encodeOutbox, entryTimeMs, instanceOf, parseInboxEntry
 import { takeEpoch } from './fence.js';
 import type { ClusterKeys } from './keys.js';
 import { HeldLease, type LeaseClient } from './lease.js';
+import { PlayerRoutes } from './routes.js';
 
 const GROUP = 'owner';
 /** How long a shutdown waits for Redis (it may be the thing that is down). */
@@ -46,6 +47,8 @@ interface Owned {
   room: Room | null;
   /** Sockets in the room, by cluster-wide connection id. */
   members: Map<string, { role: ClientRole }>;
+  /** Which instances hold each player's sockets: a player's own frames go only there. */
+  routes: PlayerRoutes;
   reader: Redis | null;
   /** Being let go: nothing more is read or published. */
   stopping: boolean;
@@ -90,6 +93,11 @@ export class ClusterOwner {
   mayPublish(sessionId: string): Owned | undefined {
     const owned = this.owned.get(sessionId);
     return owned && !owned.stopping && owned.lease.valid ? owned : undefined;
+  }
+
+  /** The instances holding a player's sockets in an owned session; undefined when unknown. */
+  instancesOf(sessionId: string, playerId: string): Iterable<string> | undefined {
+    return this.owned.get(sessionId)?.routes.instancesOf(playerId);
   }
 
   get ownedSessionIds(): string[] {
@@ -163,6 +171,7 @@ export class ClusterOwner {
         epoch,
         room: null,
         members: new Map(),
+        routes: new PlayerRoutes(),
         reader: null,
         stopping: false,
         stopped: false,
@@ -297,6 +306,7 @@ export class ClusterOwner {
         // The same socket announced again (a new owner, Redis back): it rejoins, counted once.
         if (owned.members.has(entry.c)) room.disconnect(entry.c).catch(log);
         owned.members.set(entry.c, { role: entry.role });
+        if (entry.playerId !== undefined) owned.routes.add(entry.c, entry.playerId);
         owned.unusedSinceMs = null;
         const member = { connectionId: entry.c, role: entry.role, playerId: entry.playerId, name: entry.name };
         const publisher = this.publisherFor(owned.sessionId);
@@ -304,6 +314,7 @@ export class ClusterOwner {
         break;
       }
       case 'disconnect':
+        owned.routes.remove(entry.c);
         if (owned.members.delete(entry.c)) room.disconnect(entry.c).catch(log);
         break;
       case 'event':
@@ -361,6 +372,7 @@ export class ClusterOwner {
       for (const c of [...owned.members.keys()]) {
         if (!dead.has(instanceOf(c))) continue;
         owned.members.delete(c);
+        owned.routes.remove(c);
         owned.room?.disconnect(c).catch(() => undefined);
       }
     }

@@ -61,8 +61,8 @@ export class Metrics {
 
   readonly relayFrames = new Counter({
     name: 'marquee_cluster_relay_frames_total',
-    help: 'Multi-instance mode: frames this instance received from the owners of games through Redis; unused: no socket here was a target',
-    labelNames: ['use'] as const,
+    help: 'Multi-instance mode: frames this instance received from the owners of games through Redis, by what they were for; unused: no socket here was a target',
+    labelNames: ['frame', 'use'] as const,
     registers: [this.registry],
   });
 

@@ -15,6 +15,7 @@ import { Hub } from './hub.js';
 import { REHEARSAL_PLAYERS, rehearse } from './rehearsal.js';
 import { SocketServer } from './socket-server.js';
 import { type ClusterNode, type ClusterOptions, startClusterNode } from '../cluster/node.js';
+import type { RelayFrameKind } from '../cluster/edge.js';
 import type { SessionLifecycle } from '../sessions/lifecycle.js';
 
 export interface RealtimeOptions {
@@ -149,11 +150,12 @@ export async function startRealtime(deps: RealtimeDeps, options: RealtimeOptions
   };
 }
 
-/** The two label values bound once: the relay counts every frame it receives. */
-function relayFrameCounter(metrics: Metrics): (used: boolean) => void {
-  const used = metrics.relayFrames.labels('used');
-  const unused = metrics.relayFrames.labels('unused');
-  return (wasUsed) => (wasUsed ? used : unused).inc();
+/** The label values bound once: the relay counts every frame it receives. */
+function relayFrameCounter(metrics: Metrics): (kind: RelayFrameKind, used: boolean) => void {
+  const counters = Object.fromEntries(
+    (['broadcast', 'player', 'connection', 'owner'] as const).map((kind) => [kind, { used: metrics.relayFrames.labels(kind, 'used'), unused: metrics.relayFrames.labels(kind, 'unused') }]),
+  ) as Record<RelayFrameKind, { used: { inc(): void }; unused: { inc(): void } }>;
+  return (kind, used) => (used ? counters[kind].used : counters[kind].unused).inc();
 }
 
 /** One rehearsal at a time: sessions started together share the one in progress. */
