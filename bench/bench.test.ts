@@ -34,6 +34,7 @@ describe('npm run bench on 50 phones, one round', () => {
       settleMs: 200,
       outDir,
       cpuProfile: false,
+      failover: true,
       log: () => {},
     });
     const [scenario] = report.scenarios;
@@ -77,7 +78,7 @@ describe('npm run bench, cluster target, on 30 phones', () => {
   const outDir = fs.mkdtempSync(path.join(os.tmpdir(), 'marquee-bench-test-'));
   afterAll(() => fs.rmSync(outDir, { recursive: true, force: true }));
 
-  it('plays a round over three instances, loses nothing and counts the Redis commands', async () => {
+  it('plays a round over three instances, loses nothing, counts the Redis commands and survives the owner’s SIGKILL', async () => {
     const report = await runBench({
       scenarios: [{ players: 30, sessions: 1 }],
       targets: ['cluster'],
@@ -87,6 +88,7 @@ describe('npm run bench, cluster target, on 30 phones', () => {
       settleMs: 200,
       outDir,
       cpuProfile: false,
+      failover: true,
       log: () => {},
     });
     const [scenario] = report.scenarios;
@@ -103,6 +105,18 @@ describe('npm run bench, cluster target, on 30 phones', () => {
     // ...and delivered only to the instance holding that phone's socket.
     expect(r.relayPerRound?.framesReceived).toBeGreaterThanOrEqual(60);
     expect(r.relayPerRound?.personalFramesUnused).toBe(0);
-    expect(formatReport(report)).toContain('one instance vs three');
+    // The failover step: the owner SIGKILLed mid-question; its phones came back through the
+    // others, the new owner accepted answers, nothing confirmed was lost, every phone got its result.
+    const f = r.failover!;
+    expect(f.phonesOnKilled).toBe(10);
+    expect(f.phonesNotBack).toBe(0);
+    expect(f.back100Ms).not.toBeNull();
+    expect(f.leaseMs).not.toBeNull();
+    expect(f.firstAcceptedMs).not.toBeNull();
+    expect(f.confirmedLost).toBe(0);
+    expect(f.results).toBe(30);
+    const table = formatReport(report);
+    expect(table).toContain('one instance vs three');
+    expect(table).toMatch(/failover/);
   }, 120_000);
 });

@@ -30,6 +30,8 @@ export interface BenchOptions {
   /** Where logs, profiles and results.json go. */
   outDir: string;
   cpuProfile: boolean;
+  /** The cluster target ends with the failover step (bench/failover.ts). */
+  failover: boolean;
   log: (line: string) => void;
 }
 
@@ -54,13 +56,15 @@ export const DEFAULT_SCENARIOS: Scenario[] = [
 
 /** The generator gives up on a run after this long in total (everything stops by itself). */
 function generatorDeadlineMs(config: GeneratorConfig): number {
-  return 120_000 + config.players * 20 + (config.warmupRounds + config.rounds) * (config.roundTimeoutMs + config.settleMs + 20_000);
+  const failoverMs = config.failover ? 120_000 : 0;
+  return 120_000 + failoverMs + config.players * 20 + (config.warmupRounds + config.rounds) * (config.roundTimeoutMs + config.settleMs + 20_000);
 }
 
 function runGenerator(server: RunningTarget | RunningCluster, config: GeneratorConfig, log: (line: string) => void): Promise<TargetResult> {
   const cluster = 'relayCounters' in server ? server : undefined;
   let relayAtStart: RelayCounters | undefined;
   let relayPerRound: Pick<TargetResult, 'redisCommandsPerRound' | 'relayPerRound'> | undefined;
+  let leaseMs: Promise<number | null> = Promise.resolve(null);
   let counting: Promise<void> = Promise.resolve();
   // The generator holds every phone's socket plus an admin and a display per session.
   const { command, args } = nodeCommand(['--import', 'tsx', 'bench/generator.ts'], descriptorsFor(config.players + 2 * config.sessions));
@@ -86,8 +90,24 @@ function runGenerator(server: RunningTarget | RunningCluster, config: GeneratorC
         case 'progress':
           log(`    ${config.target}: ${message.text}`);
           break;
-        case 'result':
-          finish(null, { ...message.result, ...relayPerRound });
+        case 'result': {
+          const result = { ...message.result, ...relayPerRound };
+          if (!result.failover) finish(null, result);
+          else void leaseMs.then((ms) => finish(null, { ...result, failover: { ...result.failover!, leaseMs: ms } }));
+          break;
+        }
+        case 'kill-owner':
+          if (!cluster) {
+            tell({ type: 'killed', id: message.id, instanceIndex: -1, instanceId: '', error: 'only the cluster target has an owner to kill' });
+            break;
+          }
+          cluster.killOwner(message.sessionIds).then(
+            (killed) => {
+              leaseMs = killed.leaseMs;
+              tell({ type: 'killed', id: message.id, instanceIndex: killed.instanceIndex, instanceId: killed.instanceId });
+            },
+            (err: Error) => tell({ type: 'killed', id: message.id, instanceIndex: -1, instanceId: '', error: err.message }),
+          );
           break;
         case 'failed':
           finish(new Error(message.message));
@@ -178,6 +198,7 @@ export async function runBench(options: BenchOptions): Promise<BenchReport> {
             seed: 7,
             runTag: randomBytes(4).toString('hex'),
             socketUrls: target === 'cluster' ? (server as RunningCluster).socketUrls : undefined,
+            failover: target === 'cluster' && options.failover,
           },
           options.log,
         );

@@ -1,0 +1,218 @@
+/**
+ * The cluster's failover, measured (generator side): after the measured rounds, one more question
+ * goes to every phone; once every phone has it and about half have answered, the runner SIGKILLs
+ * the instance owning the (first) session. From the kill:
+ *
+ * - the first `answer_accepted` for an answer sent after the kill: the new owner runs the game;
+ * - the phones whose socket was on the killed instance reconnect like the web app (its backoff,
+ *   web/common/realtime/timings.ts), each attempt to the next instance in the list (a balancer
+ *   that skips a refused upstream), and are back once they get the question's `session_state`;
+ * - every phone holding an `answer_accepted` must be shown that answer by the new owner: a
+ *   confirmed answer shown unanswered or changed is lost;
+ * - phones that had not answered answer (those of the killed instance once back), the question
+ *   ends when everyone has, and every phone must get its `answer_result`.
+ *
+ * The lease's change of hands is timed by the runner, which reads Redis (runner.ts).
+ */
+import { performance } from 'node:perf_hooks';
+import WebSocket from 'ws';
+import { CONNECT_TIMEOUT_MS, PERMANENT_CLOSE_CODES, reconnectDelayMs } from '../web/common/realtime/timings.js';
+import type { Registered } from './api.js';
+import { Countdown, frameType, type Phone, type Screen } from './clients.js';
+import type { FailoverFigures } from './ipc.js';
+import { distribution, round } from './stats.js';
+
+const BACK_TIMEOUT_MS = 60_000;
+const RESULTS_TIMEOUT_MS = 30_000;
+const QUESTION_TIMEOUT_MS = 15_000;
+const WANTED = new Set(['session_state', 'answer_accepted', 'answer_result', 'error']);
+
+export interface FailoverContext {
+  phones: Phone[];
+  registered: Registered[];
+  /** Phone i's socket is on urls[i % urls.length]. */
+  urls: string[];
+  admins: Screen[];
+  answerWindowMs: number;
+  random: () => number;
+  /** Asks the runner to SIGKILL the owner of the first session; the instance's index in `urls`. */
+  killOwner(): Promise<{ instanceIndex: number; instanceId: string }>;
+}
+
+/** One phone through the failover: it takes over the generator's socket and reconnects by itself. */
+class FailoverPhone {
+  ws: WebSocket | null;
+  questionId: string | null = null;
+  choice: number;
+  answerSentAtMs = Number.NaN;
+  confirmed: number | null = null;
+  /** Set for every phone at the kill. */
+  killedAtMs = Number.NaN;
+  /** Its socket closed after the kill: it comes back through another instance. */
+  dropped = false;
+  backAtMs = Number.NaN;
+  lostConfirmed = false;
+  resultAtMs = Number.NaN;
+  errors = 0;
+  private attempt = 0;
+  private stopped = false;
+
+  private urlIndex: number;
+
+  constructor(
+    private readonly player: Registered,
+    /** The instance its socket was on when the step began (an index into `urls`). */
+    readonly home: number,
+    private readonly urls: string[],
+    ws: WebSocket,
+    choice: number,
+    private readonly events: { question(p: FailoverPhone): void; accepted(p: FailoverPhone, atMs: number): void },
+  ) {
+    this.urlIndex = home;
+    this.choice = choice;
+    this.ws = ws;
+    ws.removeAllListeners('message');
+    ws.removeAllListeners('close');
+    this.attach(ws);
+  }
+
+  private attach(ws: WebSocket): void {
+    ws.on('message', (data: Buffer) => this.onFrame(data, performance.now()));
+    ws.on('error', () => undefined); // 'close' follows
+    ws.on('close', (code) => {
+      if (this.ws !== ws) return;
+      this.ws = null;
+      if (!Number.isNaN(this.killedAtMs)) this.dropped = true;
+      if (this.stopped || PERMANENT_CLOSE_CODES.has(code)) return;
+      setTimeout(() => this.reconnect(), reconnectDelayMs(this.attempt++));
+    });
+  }
+
+  private reconnect(): void {
+    if (this.stopped) return;
+    this.urlIndex = (this.urlIndex + 1) % this.urls.length;
+    const query = new URLSearchParams({ sessionId: this.player.sessionId, type: 'player', playerId: this.player.id, playerToken: this.player.playerToken });
+    const ws = new WebSocket(`${this.urls[this.urlIndex].replace(/^http/, 'ws')}/ws?${query}`, {
+      perMessageDeflate: false,
+      skipUTF8Validation: true,
+      handshakeTimeout: CONNECT_TIMEOUT_MS,
+    });
+    this.ws = ws;
+    ws.on('open', () => (this.attempt = 0));
+    this.attach(ws);
+  }
+
+  private onFrame(frame: Buffer, atMs: number): void {
+    if (!WANTED.has(frameType(frame))) return;
+    const m = JSON.parse(frame.toString());
+    switch (m.type) {
+      case 'session_state':
+        if (m.phase !== 'question' || !m.question) return;
+        if (this.questionId === null) {
+          this.questionId = m.question.id;
+          this.events.question(this);
+        }
+        if (m.question.id !== this.questionId || Number.isNaN(this.killedAtMs)) return;
+        // From the new owner: a confirmed answer must still be there.
+        if (this.confirmed !== null && (!m.answered || m.selectedIndex !== this.confirmed)) this.lostConfirmed = true;
+        if (this.dropped && Number.isNaN(this.backAtMs)) {
+          this.backAtMs = atMs;
+          // Its answer died with the instance (or was never sent): it answers again, as a person would.
+          if (!m.answered) this.answer();
+        }
+        return;
+      case 'answer_accepted':
+        if (m.questionId !== this.questionId) return;
+        this.confirmed = m.selectedIndex;
+        this.events.accepted(this, atMs);
+        return;
+      case 'answer_result':
+        if (m.questionId === this.questionId && Number.isNaN(this.resultAtMs)) this.resultAtMs = atMs;
+        return;
+      case 'error':
+        this.errors++;
+        return;
+    }
+  }
+
+  answer(): void {
+    if (this.ws?.readyState !== WebSocket.OPEN || !this.questionId) return;
+    this.answerSentAtMs = performance.now();
+    this.ws.send(JSON.stringify({ type: 'submit_answer', questionId: this.questionId, selectedIndex: this.choice }));
+  }
+
+  stop(): void {
+    this.stopped = true;
+    this.ws?.terminate();
+  }
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function until(done: () => boolean, timeoutMs: number): Promise<boolean> {
+  const deadline = performance.now() + timeoutMs;
+  while (!done()) {
+    if (performance.now() > deadline) return false;
+    await sleep(20);
+  }
+  return true;
+}
+
+export async function runFailover(ctx: FailoverContext): Promise<Omit<FailoverFigures, 'leaseMs'>> {
+  const questionReached = new Countdown(ctx.phones.filter((p) => p.ws && !p.dropped).length, QUESTION_TIMEOUT_MS);
+  let firstAcceptedMs = Number.NaN;
+  const phones: FailoverPhone[] = [];
+  ctx.phones.forEach((phone, i) => {
+    if (!phone.ws || phone.dropped) return;
+    phones.push(
+      new FailoverPhone(ctx.registered[i], i % ctx.urls.length, ctx.urls, phone.ws, Math.floor(ctx.random() * 4), {
+        question: (p) => {
+          questionReached.tick();
+          // A phone cut off meanwhile answers once it is back instead.
+          setTimeout(() => !p.dropped && p.answer(), ctx.random() * ctx.answerWindowMs);
+        },
+        accepted: (p, atMs) => {
+          // Only an answer sent after the kill proves the new owner: earlier ones may be the old owner's.
+          if (p.answerSentAtMs > p.killedAtMs && Number.isNaN(firstAcceptedMs)) firstAcceptedMs = atMs - p.killedAtMs;
+        },
+      }),
+    );
+  });
+  try {
+    for (const admin of ctx.admins) admin.send({ type: 'admin_next_question' });
+    await questionReached.done;
+    // About half the phones have answered (each within the answer window of its question).
+    await sleep(ctx.answerWindowMs / 2);
+    const confirmedBeforeKill = phones.filter((p) => p.confirmed !== null).length;
+    const killedAtMs = performance.now();
+    for (const p of phones) p.killedAtMs = killedAtMs;
+    const killed = await ctx.killOwner();
+    const onKilled = phones.filter((p) => p.home === killed.instanceIndex);
+
+    await until(() => onKilled.every((p) => !Number.isNaN(p.backAtMs)), BACK_TIMEOUT_MS);
+    await until(() => phones.every((p) => !Number.isNaN(p.resultAtMs)), RESULTS_TIMEOUT_MS);
+
+    const back = onKilled.filter((p) => !Number.isNaN(p.backAtMs)).map((p) => p.backAtMs - killedAtMs);
+    const sorted = [...back].sort((a, b) => a - b);
+    const nth = (fraction: number) => {
+      const needed = Math.ceil(onKilled.length * fraction);
+      return sorted.length >= needed && needed > 0 ? round(sorted[needed - 1], 0) : null;
+    };
+    return {
+      killedInstance: killed.instanceId,
+      phones: phones.length,
+      phonesOnKilled: onKilled.length,
+      confirmedBeforeKill,
+      firstAcceptedMs: Number.isNaN(firstAcceptedMs) ? null : round(firstAcceptedMs, 0),
+      backMs: distribution(back),
+      back99Ms: nth(0.99),
+      back100Ms: nth(1),
+      phonesNotBack: onKilled.length - back.length,
+      confirmedLost: phones.filter((p) => p.lostConfirmed).length,
+      results: phones.filter((p) => !Number.isNaN(p.resultAtMs)).length,
+      errorsReceived: phones.reduce((sum, p) => sum + p.errors, 0),
+    };
+  } finally {
+    for (const p of phones) p.stop();
+  }
+}
