@@ -25,9 +25,9 @@ export class ClusterKeys {
     return `${this.prefix}:to:${instanceId}`;
   }
 
-  /** Lifecycle events (started, stopped, changed, updated, deleted, winners) for every instance. */
-  get events(): string {
-    return `${this.prefix}:events`;
+  /** Lifecycle events (started, stopped, changed, updated, deleted, winners): a stream every instance reads. */
+  get lifecycle(): string {
+    return `${this.prefix}:lifecycle`;
   }
 
   /** Present while the instance lives (refreshed with its leases). */

@@ -154,7 +154,7 @@ export async function startClusterNode(options: ClusterOptions, deps: ClusterNod
   owner.publisherFor = () => broadcaster;
   const edge: EdgeRooms = new EdgeRooms({ instanceId, keys, redis, subscriber, hub: deps.hub, store: deps.store, log: deps.log, claim: (id) => owner.claim(id), countFrame: deps.countRelayFrame });
 
-  const events = new ClusterEvents({ keys, redis, subscriber, log: deps.log }, deps.lifecycle);
+  const events = new ClusterEvents({ keys, redis, reader: connect(options.redisUrl, deps.log, 'lifecycle'), origin: leases.holder, log: deps.log }, deps.lifecycle);
   events.start();
   const ownerReacts = {
     started: (id: string) => owner.epochOf(id) !== undefined && void rooms.get(id)?.goLive().catch(() => undefined),
