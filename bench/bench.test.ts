@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { RoundRobin } from './failover.js';
 import type { TargetResult } from './ipc.js';
 import { formatReport } from './report.js';
 import { runBench, type BenchReport } from './runner.js';
@@ -15,6 +16,20 @@ describe('percentile', () => {
     expect(percentile(values, 100)).toBe(100);
     expect(percentile([7], 99)).toBe(7);
     expect(percentile([], 50)).toBeNaN();
+  });
+});
+
+describe('the failover step’s balancer (nginx’s defaults)', () => {
+  it('goes round-robin, leaves a refusing instance out for 10 s, and uses any when all refused', () => {
+    let now = 0;
+    const balancer = new RoundRobin(3, () => now);
+    expect([balancer.next(), balancer.next(), balancer.next(), balancer.next()]).toEqual([0, 1, 2, 0]);
+    balancer.refused(1);
+    expect([balancer.next(), balancer.next(), balancer.next()]).toEqual([2, 0, 2]);
+    now = 10_000;
+    expect([balancer.next(), balancer.next(), balancer.next()]).toEqual([0, 1, 2]);
+    for (const i of [0, 1, 2]) balancer.refused(i);
+    expect(balancer.next()).toBe(0);
   });
 });
 

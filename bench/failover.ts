@@ -5,8 +5,8 @@
  *
  * - the first `answer_accepted` for an answer sent after the kill: the new owner runs the game;
  * - the phones whose socket was on the killed instance reconnect like the web app (its backoff,
- *   web/common/realtime/timings.ts), each attempt to the next instance in the list (a balancer
- *   that skips a refused upstream), and are back once they get the question's `session_state`;
+ *   web/common/realtime/timings.ts) through a round-robin balancer that behaves like nginx's
+ *   defaults (`RoundRobin` below); they are back once they get the question's `session_state`;
  * - every phone holding an `answer_accepted` must be shown that answer by the new owner: a
  *   confirmed answer shown unanswered or changed is lost;
  * - phones that had not answered answer (those of the killed instance once back), the question
@@ -35,8 +35,41 @@ export interface FailoverContext {
   admins: Screen[];
   answerWindowMs: number;
   random: () => number;
+  progress(text: string): void;
   /** Asks the runner to SIGKILL the owner of the first session; the instance's index in `urls`. */
   killOwner(): Promise<{ instanceIndex: number; instanceId: string }>;
+}
+
+/**
+ * What nginx does by default in front of the instances: connections go round-robin; a refused one
+ * is tried at once on the next instance (`proxy_next_upstream error`), and the refusing instance
+ * is left out for 10 s (`max_fails=1 fail_timeout=10s`).
+ */
+export class RoundRobin {
+  private turn = 0;
+  private readonly downUntilMs: number[];
+
+  constructor(
+    private readonly size: number,
+    private readonly now: () => number = () => performance.now(),
+  ) {
+    this.downUntilMs = new Array<number>(size).fill(0);
+  }
+
+  static readonly FAIL_TIMEOUT_MS = 10_000;
+
+  /** The next instance not known to be down (any, when all are). */
+  next(): number {
+    for (let tried = 0; tried < this.size; tried++) {
+      const index = this.turn++ % this.size;
+      if (this.downUntilMs[index] <= this.now()) return index;
+    }
+    return this.turn++ % this.size;
+  }
+
+  refused(index: number): void {
+    this.downUntilMs[index] = this.now() + RoundRobin.FAIL_TIMEOUT_MS;
+  }
 }
 
 /** One phone through the failover: it takes over the generator's socket and reconnects by itself. */
@@ -55,20 +88,22 @@ class FailoverPhone {
   resultAtMs = Number.NaN;
   errors = 0;
   private attempt = 0;
+  /** Connections refused in a row: the balancer moves on to the next instance. */
+  private refused = 0;
+  /** The instance of the connection being made (-1: the generator's socket, already open). */
+  private urlIndex = -1;
   private stopped = false;
-
-  private urlIndex: number;
 
   constructor(
     private readonly player: Registered,
     /** The instance its socket was on when the step began (an index into `urls`). */
     readonly home: number,
     private readonly urls: string[],
+    private readonly balancer: RoundRobin,
     ws: WebSocket,
     choice: number,
-    private readonly events: { question(p: FailoverPhone): void; accepted(p: FailoverPhone, atMs: number): void },
+    private readonly events: { question(p: FailoverPhone): void; accepted(p: FailoverPhone, atMs: number): void; stateAfterKill(atMs: number): void },
   ) {
-    this.urlIndex = home;
     this.choice = choice;
     this.ws = ws;
     ws.removeAllListeners('message');
@@ -77,6 +112,12 @@ class FailoverPhone {
   }
 
   private attach(ws: WebSocket): void {
+    let opened = ws.readyState === WebSocket.OPEN;
+    ws.on('open', () => {
+      opened = true;
+      this.attempt = 0;
+      this.refused = 0;
+    });
     ws.on('message', (data: Buffer) => this.onFrame(data, performance.now()));
     ws.on('error', () => undefined); // 'close' follows
     ws.on('close', (code) => {
@@ -84,21 +125,20 @@ class FailoverPhone {
       this.ws = null;
       if (!Number.isNaN(this.killedAtMs)) this.dropped = true;
       if (this.stopped || PERMANENT_CLOSE_CODES.has(code)) return;
-      setTimeout(() => this.reconnect(), reconnectDelayMs(this.attempt++));
+      if (!opened && this.urlIndex >= 0) this.balancer.refused(this.urlIndex);
+      // The balancer tries a refused connection on the next instance at once, each once.
+      if (!opened && ++this.refused < this.urls.length) this.reconnect();
+      else setTimeout(() => this.reconnect(), reconnectDelayMs(this.attempt++));
     });
   }
 
   private reconnect(): void {
     if (this.stopped) return;
-    this.urlIndex = (this.urlIndex + 1) % this.urls.length;
+    this.urlIndex = this.balancer.next();
+    const url = this.urls[this.urlIndex];
     const query = new URLSearchParams({ sessionId: this.player.sessionId, type: 'player', playerId: this.player.id, playerToken: this.player.playerToken });
-    const ws = new WebSocket(`${this.urls[this.urlIndex].replace(/^http/, 'ws')}/ws?${query}`, {
-      perMessageDeflate: false,
-      skipUTF8Validation: true,
-      handshakeTimeout: CONNECT_TIMEOUT_MS,
-    });
+    const ws = new WebSocket(`${url.replace(/^http/, 'ws')}/ws?${query}`, { perMessageDeflate: false, skipUTF8Validation: true, handshakeTimeout: CONNECT_TIMEOUT_MS });
     this.ws = ws;
-    ws.on('open', () => (this.attempt = 0));
     this.attach(ws);
   }
 
@@ -113,6 +153,7 @@ class FailoverPhone {
           this.events.question(this);
         }
         if (m.question.id !== this.questionId || Number.isNaN(this.killedAtMs)) return;
+        this.events.stateAfterKill(atMs);
         // From the new owner: a confirmed answer must still be there.
         if (this.confirmed !== null && (!m.answered || m.selectedIndex !== this.confirmed)) this.lostConfirmed = true;
         if (this.dropped && Number.isNaN(this.backAtMs)) {
@@ -161,11 +202,13 @@ async function until(done: () => boolean, timeoutMs: number): Promise<boolean> {
 export async function runFailover(ctx: FailoverContext): Promise<Omit<FailoverFigures, 'leaseMs'>> {
   const questionReached = new Countdown(ctx.phones.filter((p) => p.ws && !p.dropped).length, QUESTION_TIMEOUT_MS);
   let firstAcceptedMs = Number.NaN;
+  let firstStateAtMs = Number.NaN;
   const phones: FailoverPhone[] = [];
+  const balancer = new RoundRobin(ctx.urls.length);
   ctx.phones.forEach((phone, i) => {
     if (!phone.ws || phone.dropped) return;
     phones.push(
-      new FailoverPhone(ctx.registered[i], i % ctx.urls.length, ctx.urls, phone.ws, Math.floor(ctx.random() * 4), {
+      new FailoverPhone(ctx.registered[i], i % ctx.urls.length, ctx.urls, balancer, phone.ws, Math.floor(ctx.random() * 4), {
         question: (p) => {
           questionReached.tick();
           // A phone cut off meanwhile answers once it is back instead.
@@ -174,6 +217,9 @@ export async function runFailover(ctx: FailoverContext): Promise<Omit<FailoverFi
         accepted: (p, atMs) => {
           // Only an answer sent after the kill proves the new owner: earlier ones may be the old owner's.
           if (p.answerSentAtMs > p.killedAtMs && Number.isNaN(firstAcceptedMs)) firstAcceptedMs = atMs - p.killedAtMs;
+        },
+        stateAfterKill: (atMs) => {
+          if (Number.isNaN(firstStateAtMs)) firstStateAtMs = atMs;
         },
       }),
     );
@@ -187,6 +233,7 @@ export async function runFailover(ctx: FailoverContext): Promise<Omit<FailoverFi
     const killedAtMs = performance.now();
     for (const p of phones) p.killedAtMs = killedAtMs;
     const killed = await ctx.killOwner();
+    ctx.progress(`failover: killed ${killed.instanceId} at ${new Date().toISOString()}`);
     const onKilled = phones.filter((p) => p.home === killed.instanceIndex);
 
     await until(() => onKilled.every((p) => !Number.isNaN(p.backAtMs)), BACK_TIMEOUT_MS);
@@ -204,6 +251,7 @@ export async function runFailover(ctx: FailoverContext): Promise<Omit<FailoverFi
       phonesOnKilled: onKilled.length,
       confirmedBeforeKill,
       firstAcceptedMs: Number.isNaN(firstAcceptedMs) ? null : round(firstAcceptedMs, 0),
+      firstStateMs: Number.isNaN(firstStateAtMs) ? null : round(firstStateAtMs - killedAtMs, 0),
       backMs: distribution(back),
       back99Ms: nth(0.99),
       back100Ms: nth(1),

@@ -211,6 +211,7 @@ async function run(config: GeneratorConfig): Promise<TargetResult> {
       admins,
       answerWindowMs: config.answerWindowMs,
       random: rng,
+      progress,
       killOwner: () => killOwner(game.sessionIds),
     });
     progress(`failover: ${failover.phonesOnKilled} phones were on ${failover.killedInstance}; ${failover.phonesNotBack} not back; ${failover.results} of ${failover.phones} results`);

@@ -66,6 +66,8 @@ export interface FailoverFigures {
   confirmedBeforeKill: number;
   /** Until every session the killed instance owned has a lease held by another (the runner polls Redis). Null: never. */
   leaseMs: number | null;
+  /** Until the first `session_state` of the question from the new owner reached a phone (it announced itself). Null: none. */
+  firstStateMs: number | null;
   /** Until the first `answer_accepted` for an answer sent after the kill. Null: none. */
   firstAcceptedMs: number | null;
   /** Until each phone of the killed instance was back on the question through another instance (null: not all were). */

@@ -187,7 +187,9 @@ export class ClusterOwner {
         return;
       }
       owned.room = room;
-      this.deps.log.info({ sessionId, epoch, instanceId: this.deps.instanceId }, 'cluster: this instance owns the session now');
+      // How long the takeover took here (lease taken → room resumed from storage): failover's own cost.
+      const resumeMs = Math.round(HeldLease.now() - sentAt);
+      this.deps.log.info({ sessionId, epoch, instanceId: this.deps.instanceId, resumeMs }, 'cluster: this instance owns the session now');
       // Kept while owned (a previous owner may have let it go with an expiry).
       this.deps.redis.persist(this.deps.keys.inbox(sessionId)).catch(() => undefined);
       this.announce(owned);
