@@ -86,7 +86,7 @@ class FailoverPhone {
   backAtMs = Number.NaN;
   lostConfirmed = false;
   resultAtMs = Number.NaN;
-  errors = 0;
+  errors: string[] = [];
   private attempt = 0;
   /** Connections refused in a row: the balancer moves on to the next instance. */
   private refused = 0;
@@ -171,7 +171,7 @@ class FailoverPhone {
         if (m.questionId === this.questionId && Number.isNaN(this.resultAtMs)) this.resultAtMs = atMs;
         return;
       case 'error':
-        this.errors++;
+        this.errors.push(String(m.message));
         return;
     }
   }
@@ -186,6 +186,12 @@ class FailoverPhone {
     this.stopped = true;
     this.ws?.terminate();
   }
+}
+
+function count(values: string[]): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const value of values) counts[value] = (counts[value] ?? 0) + 1;
+  return counts;
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -258,7 +264,8 @@ export async function runFailover(ctx: FailoverContext): Promise<Omit<FailoverFi
       phonesNotBack: onKilled.length - back.length,
       confirmedLost: phones.filter((p) => p.lostConfirmed).length,
       results: phones.filter((p) => !Number.isNaN(p.resultAtMs)).length,
-      errorsReceived: phones.reduce((sum, p) => sum + p.errors, 0),
+      errorsReceived: phones.reduce((sum, p) => sum + p.errors.length, 0),
+      errorMessages: count(phones.flatMap((p) => p.errors)),
     };
   } finally {
     for (const p of phones) p.stop();

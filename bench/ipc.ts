@@ -80,6 +80,8 @@ export interface FailoverFigures {
   /** Phones with their `answer_result` once the question closed. */
   results: number;
   errorsReceived: number;
+  /** The `error` messages phones got, by text. */
+  errorMessages: Record<string, number>;
 }
 
 export interface ServerReading {

@@ -74,6 +74,7 @@ function failoverRows(f: FailoverFigures): string[] {
     `| failover: → the killed instance's ${f.phonesOnKilled} phones back on the question, 99 % / 100 % | | ${seconds(f.back99Ms)} / ${seconds(f.back100Ms)} | |`,
     `| failover: confirmed answers lost (of ${f.confirmedBeforeKill} confirmed at the kill) | | ${f.confirmedLost} | |`,
     `| failover: results received / phones not back / errors | | ${f.results} of ${f.phones} / ${f.phonesNotBack} / ${f.errorsReceived} | |`,
+    ...Object.entries(f.errorMessages ?? {}).map(([text, n]) => `| failover: error "${text}" | | ${n} | |`),
   ];
 }
 

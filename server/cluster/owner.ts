@@ -148,8 +148,12 @@ export class ClusterOwner {
       return;
     }
     owned.lease.confirmed(sentAt);
-    // Redis came back empty: frames may have been lost meanwhile, so every socket gets a fresh state.
-    if (result === 'retaken') this.announce(owned);
+    // The key was gone (Redis came back empty, or it expired before this renewal: a stalled
+    // process): frames may have been lost meanwhile, so every socket gets a fresh state.
+    if (result === 'retaken') {
+      this.deps.log.warn({ sessionId: owned.sessionId }, 'cluster: the lease had lapsed and was taken again; every socket gets a fresh state');
+      this.announce(owned);
+    }
   }
 
   private async tryTake(sessionId: string): Promise<void> {
