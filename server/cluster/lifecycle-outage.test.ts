@@ -9,40 +9,25 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLOSE_CODES } from '../../protocol/index.js';
 import { TestApi } from '../testing/api.js';
-import { createTestDatabase, type TestDatabase } from '../testing/databases.js';
-import { startTestServer, type TestServer } from '../testing/server.js';
+import type { TestServer } from '../testing/server.js';
 import { type Game, createGame, display } from '../ws/test-setup.js';
 import { waitUntil } from './testing/cluster.js';
-import { OwnRedis } from './testing/redis-server.js';
+import { type OwnRedis, type OwnRedisCluster, startOwnRedisCluster } from './testing/redis-server.js';
 
 describe('lifecycle events while Redis is down (2 instances)', () => {
+  let cluster: OwnRedisCluster;
+  let servers: TestServer[];
   let redis: OwnRedis;
-  let database: TestDatabase;
-  const servers: TestServer[] = [];
   let api: TestApi;
 
   beforeAll(async () => {
-    redis = await OwnRedis.start();
-    database = await createTestDatabase('postgres');
-    for (const name of ['e-1', 'e-2']) {
-      servers.push(
-        await startTestServer({
-          database,
-          env: { REDIS_URL: redis.url, INSTANCE_ID: name },
-          cluster: { leaseTtlMs: 1_500, scanMs: 200 },
-          realtime: { rehearsalPlayers: 0 },
-        }),
-      );
-    }
+    cluster = await startOwnRedisCluster(['e-1', 'e-2']);
+    ({ servers, redis } = cluster);
     api = new TestApi(servers[0]);
     await api.login();
   }, 60_000);
 
-  afterAll(async () => {
-    for (const s of servers) await s.close();
-    await redis?.kill();
-    await database?.drop();
-  });
+  afterAll(() => cluster?.close());
 
   const fresh = (text: string): Promise<Game> => createGame(servers[0], api, { items: [{ question: { text, correctIndex: 0, timeLimitSeconds: 30 } }], players: 0 });
   const ownedBy = (server: TestServer, game: Game) => server.server.realtime.cluster!.owner.epochOf(game.sessionId) !== undefined;

@@ -119,7 +119,7 @@ export class ClusterOwner {
     return this.scanning;
   }
 
-  /** Tries to take a session's lease now (a socket arrived for it). */
+  /** Tries to take a session's lease now (a socket arrived for it, or the scan wants it). */
   claim(sessionId: string): void {
     if (this.owned.has(sessionId) || this.closed) return;
     this.tryTake(sessionId).catch((err) => this.deps.log.warn({ err, sessionId }, 'cluster: taking a session failed'));
@@ -133,7 +133,9 @@ export class ClusterOwner {
     await Promise.all([...this.owned.values()].map((owned) => this.renew(owned)));
     const live = await db.selectFrom('sessions').select('id').where('status', '=', 'live').execute();
     const wanted = new Set([...live.map((r) => r.id), ...this.deps.localSessions()]);
-    await Promise.all([...wanted].filter((id) => !this.owned.has(id)).map((id) => this.tryTake(id)));
+    // Not awaited: resuming a game (loading it from the database) may take longer than a lease
+    // lives on a busy machine, and the next scans must renew the lease meanwhile.
+    for (const id of wanted) this.claim(id);
     await this.reconcile(new Set(live.map((r) => r.id)));
     await this.dropDeadMembers();
   }

@@ -4,41 +4,27 @@
  * The test runs its own redis-server on a free port; the machine's Redis is never touched.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '../testing/databases.js';
-import { startTestServer, type TestServer } from '../testing/server.js';
+import type { TestServer } from '../testing/server.js';
 import { TestApi } from '../testing/api.js';
 import type { TestSocket } from '../ws/test-client.js';
 import { type Game, createGame, player } from '../ws/test-setup.js';
 import { waitUntil } from './testing/cluster.js';
-import { OwnRedis } from './testing/redis-server.js';
+import { type OwnRedisCluster, startOwnRedisCluster } from './testing/redis-server.js';
 
 describe('Redis restarted during a game (2 instances)', () => {
-  let redis: OwnRedis;
-  let database: TestDatabase;
-  const servers: TestServer[] = [];
+  let cluster: OwnRedisCluster;
+  let servers: TestServer[];
   let game: Game;
 
   beforeAll(async () => {
-    redis = await OwnRedis.start();
-    database = await createTestDatabase('postgres');
-    for (const name of ['r-1', 'r-2']) {
-      servers.push(await startTestServer({
-        database,
-        env: { REDIS_URL: redis.url, INSTANCE_ID: name },
-        cluster: { leaseTtlMs: 1_500, scanMs: 200 },
-        realtime: { rehearsalPlayers: 0 },
-      }));
-    }
+    cluster = await startOwnRedisCluster(['r-1', 'r-2']);
+    servers = cluster.servers;
     const api = new TestApi(servers[0]);
     await api.login();
     game = await createGame(servers[0], api, { items: [{ question: { text: 'Survives a Redis restart?', correctIndex: 2, points: 100, timeLimitSeconds: 60 } }], players: 4 });
   }, 60_000);
 
-  afterAll(async () => {
-    for (const s of servers) await s.close();
-    await redis?.kill();
-    await database?.drop();
-  });
+  afterAll(() => cluster?.close());
 
   async function answer(socket: TestSocket, questionId: string, selectedIndex: number) {
     for (let attempt = 0; attempt < 100; attempt++) {
@@ -62,8 +48,8 @@ describe('Redis restarted during a game (2 instances)', () => {
     await answer(phones[1], q.id, 1);
 
     // Redis goes away and comes back empty: no leases, streams or subscriptions survive.
-    await redis.kill();
-    await redis.restart();
+    await cluster.redis.kill();
+    await cluster.redis.restart();
 
     // Reconnected sockets get a fresh state from the (new or same) owner, then play on.
     await answer(phones[2], q.id, 2);

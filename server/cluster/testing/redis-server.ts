@@ -5,7 +5,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { Redis } from 'ioredis';
 import { freePort } from '../../testing/child-server.js';
-import { waitUntil } from './cluster.js';
+import { createTestDatabase, type TestDatabase } from '../../testing/databases.js';
+import { startTestServer, type TestServer } from '../../testing/server.js';
+import { TEST_LEASE_TTL_MS, TEST_SCAN_MS, waitUntil } from './cluster.js';
 
 export class OwnRedis {
   private child: ChildProcess | null = null;
@@ -48,4 +50,38 @@ export class OwnRedis {
     child.kill('SIGKILL');
     await exited;
   }
+}
+
+export interface OwnRedisCluster {
+  redis: OwnRedis;
+  database: TestDatabase;
+  servers: TestServer[];
+  close(): Promise<void>;
+}
+
+/** In-process instances, one per name, on a PostgreSQL schema and a Redis of their own. */
+export async function startOwnRedisCluster(names: string[]): Promise<OwnRedisCluster> {
+  const redis = await OwnRedis.start();
+  const database = await createTestDatabase('postgres');
+  const servers: TestServer[] = [];
+  for (const name of names) {
+    servers.push(
+      await startTestServer({
+        database,
+        env: { REDIS_URL: redis.url, INSTANCE_ID: name },
+        cluster: { leaseTtlMs: TEST_LEASE_TTL_MS, scanMs: TEST_SCAN_MS },
+        realtime: { rehearsalPlayers: 0 },
+      }),
+    );
+  }
+  return {
+    redis,
+    database,
+    servers,
+    close: async () => {
+      for (const s of servers) await s.close();
+      await redis.kill();
+      await database.drop();
+    },
+  };
 }
