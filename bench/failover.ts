@@ -20,6 +20,7 @@ import { CONNECT_TIMEOUT_MS, PERMANENT_CLOSE_CODES, reconnectDelayMs } from '../
 import type { Registered } from './api.js';
 import { Countdown, frameType, type Phone, type Screen } from './clients.js';
 import type { FailoverFigures } from './ipc.js';
+import { sleep, until } from './wait.js';
 import { distribution, round } from './stats.js';
 
 const BACK_TIMEOUT_MS = 60_000;
@@ -192,17 +193,6 @@ function count(values: string[]): Record<string, number> {
   const counts: Record<string, number> = {};
   for (const value of values) counts[value] = (counts[value] ?? 0) + 1;
   return counts;
-}
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function until(done: () => boolean, timeoutMs: number): Promise<boolean> {
-  const deadline = performance.now() + timeoutMs;
-  while (!done()) {
-    if (performance.now() > deadline) return false;
-    await sleep(20);
-  }
-  return true;
 }
 
 export async function runFailover(ctx: FailoverContext): Promise<Omit<FailoverFigures, 'leaseMs'>> {

@@ -13,6 +13,7 @@ import { Countdown, openSocket, Phone, Screen } from './clients.js';
 import { runFailover } from './failover.js';
 import type { FailoverFigures, GeneratorConfig, GeneratorMessage, ProbeOptions, RoundFigures, RunnerMessage, ServerReading, TargetResult } from './ipc.js';
 import { distribution, mean, round } from './stats.js';
+import { sleep } from './wait.js';
 
 const FAN_OUT_TIMEOUT_MS = 15_000;
 
@@ -56,7 +57,6 @@ function random(seed: number): () => number {
   };
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 function wsUrl(baseUrl: string, query: Record<string, string>): string {
   return `${baseUrl.replace(/^http/, 'ws')}/ws?${new URLSearchParams(query)}`;

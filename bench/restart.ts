@@ -19,6 +19,7 @@ import { registerPlayers, setUpGame } from './api.js';
 import { openSocket, Screen } from './clients.js';
 import { descriptorsFor } from './open-files.js';
 import type { EventLoopDelay } from './probe.js';
+import { sleep, until } from './wait.js';
 import { distribution, round, type Distribution } from './stats.js';
 import { ADMIN_PASSWORD, startTarget, type RunningTarget } from './targets.js';
 
@@ -54,8 +55,6 @@ export interface RestartResult {
   results: number;
   errorsReceived: number;
 }
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** A phone that reconnects like the web app (useSessionSocket): backoff from timings.ts, attempt reset on open. */
 class StormPhone {
@@ -155,15 +154,6 @@ class StormPhone {
     this.answerSent = true;
     this.ws.send(JSON.stringify({ type: 'submit_answer', questionId: this.questionId, selectedIndex: this.choice }));
   }
-}
-
-async function until(done: () => boolean, timeoutMs: number): Promise<boolean> {
-  const deadline = performance.now() + timeoutMs;
-  while (!done()) {
-    if (performance.now() > deadline) return false;
-    await sleep(20);
-  }
-  return true;
 }
 
 export async function runRestart(players: number, outDir: string, log: (line: string) => void): Promise<RestartResult> {
