@@ -84,6 +84,8 @@ class FailoverPhone {
   killedAtMs = Number.NaN;
   /** Its socket closed after the kill: it comes back through another instance. */
   dropped = false;
+  /** Its first socket after the kill was open (the handshake done, before its state). */
+  reopenedAtMs = Number.NaN;
   backAtMs = Number.NaN;
   lostConfirmed = false;
   resultAtMs = Number.NaN;
@@ -118,6 +120,7 @@ class FailoverPhone {
       opened = true;
       this.attempt = 0;
       this.refused = 0;
+      if (this.dropped && Number.isNaN(this.reopenedAtMs)) this.reopenedAtMs = performance.now();
     });
     ws.on('message', (data: Buffer) => this.onFrame(data, performance.now()));
     ws.on('error', () => undefined); // 'close' follows
@@ -248,6 +251,7 @@ export async function runFailover(ctx: FailoverContext): Promise<Omit<FailoverFi
       confirmedBeforeKill,
       firstAcceptedMs: Number.isNaN(firstAcceptedMs) ? null : round(firstAcceptedMs, 0),
       firstStateMs: Number.isNaN(firstStateAtMs) ? null : round(firstStateAtMs - killedAtMs, 0),
+      reopenMs: distribution(onKilled.filter((p) => !Number.isNaN(p.reopenedAtMs)).map((p) => p.reopenedAtMs - killedAtMs)),
       backMs: distribution(back),
       back99Ms: nth(0.99),
       back100Ms: nth(1),

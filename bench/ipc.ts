@@ -70,6 +70,8 @@ export interface FailoverFigures {
   firstStateMs: number | null;
   /** Until the first `answer_accepted` for an answer sent after the kill. Null: none. */
   firstAcceptedMs: number | null;
+  /** Until each phone of the killed instance had a socket open again (through another instance). */
+  reopenMs: Distribution;
   /** Until each phone of the killed instance was back on the question through another instance (null: not all were). */
   backMs: Distribution;
   back99Ms: number | null;

@@ -71,6 +71,7 @@ function failoverRows(f: FailoverFigures): string[] {
     `| failover: SIGKILL of the owner (${f.killedInstance}) → lease held by another instance | | ${seconds(f.leaseMs)} | |`,
     `| failover: → the new owner's first state at a phone | | ${seconds(f.firstStateMs)} | |`,
     `| failover: → first answer accepted by the new owner | | ${seconds(f.firstAcceptedMs)} | |`,
+    `| failover: → the killed instance's ${f.phonesOnKilled} phones with a socket open again, p50 / max | | ${seconds(f.reopenMs?.p50)} / ${seconds(f.reopenMs?.max)} | |`,
     `| failover: → the killed instance's ${f.phonesOnKilled} phones back on the question, 99 % / 100 % | | ${seconds(f.back99Ms)} / ${seconds(f.back100Ms)} | |`,
     `| failover: confirmed answers lost (of ${f.confirmedBeforeKill} confirmed at the kill) | | ${f.confirmedLost} | |`,
     `| failover: results received / phones not back / errors | | ${f.results} of ${f.phones} / ${f.phonesNotBack} / ${f.errorsReceived} | |`,

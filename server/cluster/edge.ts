@@ -87,7 +87,10 @@ export class EdgeRooms implements RoomDirectory {
   }
 
   async acquire(sessionId: string): Promise<RoomPort | null> {
-    if (!(await this.deps.store.sessions.get(sessionId))) return null;
+    // Looked up for the session's first socket here only: the socket's own checks found it just
+    // before, and a reconnect storm (the phones of a dead instance) should not cost one query more
+    // per phone in the database pool the takeover of their game needs too.
+    if (!this.sessions.has(sessionId) && !(await this.deps.store.sessions.get(sessionId))) return null;
     let group = this.sessions.get(sessionId);
     if (!group) {
       group = {
