@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { RoundRobin } from './failover.js';
 import type { TargetResult } from './ipc.js';
 import { formatReport } from './report.js';
 import { runBench, type BenchReport } from './runner.js';
@@ -15,6 +16,20 @@ describe('percentile', () => {
     expect(percentile(values, 100)).toBe(100);
     expect(percentile([7], 99)).toBe(7);
     expect(percentile([], 50)).toBeNaN();
+  });
+});
+
+describe('the failover step’s balancer (nginx’s defaults)', () => {
+  it('goes round-robin, leaves a refusing instance out for 10 s, and uses any when all refused', () => {
+    let now = 0;
+    const balancer = new RoundRobin(3, () => now);
+    expect([balancer.next(), balancer.next(), balancer.next(), balancer.next()]).toEqual([0, 1, 2, 0]);
+    balancer.refused(1);
+    expect([balancer.next(), balancer.next(), balancer.next()]).toEqual([2, 0, 2]);
+    now = 10_000;
+    expect([balancer.next(), balancer.next(), balancer.next()]).toEqual([0, 1, 2]);
+    for (const i of [0, 1, 2]) balancer.refused(i);
+    expect(balancer.next()).toBe(0);
   });
 });
 
@@ -34,6 +49,7 @@ describe('npm run bench on 50 phones, one round', () => {
       settleMs: 200,
       outDir,
       cpuProfile: false,
+      failover: true,
       log: () => {},
     });
     const [scenario] = report.scenarios;
@@ -77,7 +93,7 @@ describe('npm run bench, cluster target, on 30 phones', () => {
   const outDir = fs.mkdtempSync(path.join(os.tmpdir(), 'marquee-bench-test-'));
   afterAll(() => fs.rmSync(outDir, { recursive: true, force: true }));
 
-  it('plays a round over three instances, loses nothing and counts the Redis commands', async () => {
+  it('plays a round over three instances, loses nothing, counts the Redis commands and survives the owner’s SIGKILL', async () => {
     const report = await runBench({
       scenarios: [{ players: 30, sessions: 1 }],
       targets: ['cluster'],
@@ -87,6 +103,7 @@ describe('npm run bench, cluster target, on 30 phones', () => {
       settleMs: 200,
       outDir,
       cpuProfile: false,
+      failover: true,
       log: () => {},
     });
     const [scenario] = report.scenarios;
@@ -100,6 +117,21 @@ describe('npm run bench, cluster target, on 30 phones', () => {
     // Every answer enters the owner's stream once; each confirmation and result is published once.
     expect(r.redisCommandsPerRound?.xadd).toBeGreaterThanOrEqual(30);
     expect(r.redisCommandsPerRound?.publish).toBeGreaterThanOrEqual(60);
-    expect(formatReport(report)).toContain('one instance vs three');
+    // ...and delivered only to the instance holding that phone's socket.
+    expect(r.relayPerRound?.framesReceived).toBeGreaterThanOrEqual(60);
+    expect(r.relayPerRound?.personalFramesUnused).toBe(0);
+    // The failover step: the owner SIGKILLed mid-question; its phones came back through the
+    // others, the new owner accepted answers, nothing confirmed was lost, every phone got its result.
+    const f = r.failover!;
+    expect(f.phonesOnKilled).toBe(10);
+    expect(f.phonesNotBack).toBe(0);
+    expect(f.back100Ms).not.toBeNull();
+    expect(f.leaseMs).not.toBeNull();
+    expect(f.firstAcceptedMs).not.toBeNull();
+    expect(f.confirmedLost).toBe(0);
+    expect(f.results).toBe(30);
+    const table = formatReport(report);
+    expect(table).toContain('one instance vs three');
+    expect(table).toMatch(/failover/);
   }, 120_000);
 });

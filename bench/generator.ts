@@ -10,8 +10,10 @@
 import { performance } from 'node:perf_hooks';
 import { registerPlayers, setUpGame } from './api.js';
 import { Countdown, openSocket, Phone, Screen } from './clients.js';
-import type { GeneratorConfig, GeneratorMessage, ProbeOptions, RoundFigures, RunnerMessage, ServerReading, TargetResult } from './ipc.js';
+import { runFailover } from './failover.js';
+import type { FailoverFigures, GeneratorConfig, GeneratorMessage, ProbeOptions, RoundFigures, RunnerMessage, ServerReading, TargetResult } from './ipc.js';
 import { distribution, mean, round } from './stats.js';
+import { sleep } from './wait.js';
 
 const FAN_OUT_TIMEOUT_MS = 15_000;
 
@@ -32,6 +34,17 @@ function probe(options: ProbeOptions = {}): Promise<ServerReading> {
   });
 }
 
+const pendingKills = new Map<number, (reply: Extract<RunnerMessage, { type: 'killed' }>) => void>();
+
+/** Asks the runner to SIGKILL the instance owning the first session (the failover step). */
+function killOwner(sessionIds: string[]): Promise<{ instanceIndex: number; instanceId: string }> {
+  const id = ++probeSeq;
+  return new Promise((resolve, reject) => {
+    pendingKills.set(id, (reply) => (reply.error ? reject(new Error(reply.error)) : resolve(reply)));
+    send({ type: 'kill-owner', id, sessionIds });
+  });
+}
+
 /** Small deterministic PRNG (mulberry32), so two runs ask the same answer pattern. */
 function random(seed: number): () => number {
   let a = seed >>> 0;
@@ -44,7 +57,6 @@ function random(seed: number): () => number {
   };
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 function wsUrl(baseUrl: string, query: Record<string, string>): string {
   return `${baseUrl.replace(/^http/, 'ws')}/ws?${new URLSearchParams(query)}`;
@@ -62,7 +74,8 @@ async function pool(count: number, concurrency: number, task: (i: number) => Pro
 async function run(config: GeneratorConfig): Promise<TargetResult> {
   const rng = random(config.seed);
   const totalRounds = config.warmupRounds + config.rounds;
-  const game = await setUpGame(config.baseUrl, config.adminPassword, config.sessions, totalRounds);
+  // The failover step asks one more question.
+  const game = await setUpGame(config.baseUrl, config.adminPassword, config.sessions, totalRounds + (config.failover ? 1 : 0));
 
   const startedMs = performance.now();
   const registered = await registerPlayers(config.baseUrl, game.sessionIds, config.players, config.registerConcurrency, config.runTag);
@@ -187,6 +200,22 @@ async function run(config: GeneratorConfig): Promise<TargetResult> {
   }
 
   await probe({ rounds: 'end' });
+  let failover: Omit<FailoverFigures, 'leaseMs'> | undefined;
+  if (config.failover && config.socketUrls) {
+    await sleep(config.settleMs);
+    progress('failover: killing the owner mid-question');
+    failover = await runFailover({
+      phones,
+      registered,
+      urls: config.socketUrls,
+      admins,
+      answerWindowMs: config.answerWindowMs,
+      random: rng,
+      progress,
+      killOwner: () => killOwner(game.sessionIds),
+    });
+    progress(`failover: ${failover.phonesOnKilled} phones were on ${failover.killedInstance}; ${failover.phonesNotBack} not back; ${failover.results} of ${failover.phones} results`);
+  }
   for (const socket of [...phones, ...displays, ...admins]) socket.ws?.terminate();
   const phonesConnected = Math.max(1, phones.length - connectFailures);
   const rssPerPlayerKb = (connected.rssKb - beforeConnect.rssKb) / phonesConnected;
@@ -220,6 +249,8 @@ async function run(config: GeneratorConfig): Promise<TargetResult> {
     eventLoopP99Ms: Math.max(...perRound.map((r) => r.eventLoopDuringAnswers.p99)),
     eventLoopMaxMs: Math.max(...perRound.map((r) => r.eventLoopDuringAnswers.max)),
     perRound,
+    // The runner adds the lease's change of hands, which it times itself.
+    failover: failover && { ...failover, leaseMs: null },
   };
 }
 
@@ -228,6 +259,11 @@ process.on('message', (raw: unknown) => {
   if (message.type === 'probe') {
     pendingProbes.get(message.id)?.(message.reading);
     pendingProbes.delete(message.id);
+    return;
+  }
+  if (message.type === 'killed') {
+    pendingKills.get(message.id)?.(message);
+    pendingKills.delete(message.id);
     return;
   }
   if (message.type === 'run') {

@@ -36,17 +36,55 @@ export interface GeneratorConfig {
   runTag: string;
   /** Several instances: phone i opens its socket at socketUrls[i % n] (admin and display at baseUrl). */
   socketUrls?: string[];
+  /** Several instances: after the measured rounds, the owner is killed mid-question (failover.ts). */
+  failover?: boolean;
 }
 
 /** Generator → runner. */
 export type GeneratorMessage =
   | ({ type: 'probe'; id: number } & ProbeOptions)
+  /** SIGKILL the instance owning the first of these sessions (the failover step). */
+  | { type: 'kill-owner'; id: number; sessionIds: string[] }
   | { type: 'progress'; text: string }
   | { type: 'result'; result: TargetResult }
   | { type: 'failed'; message: string };
 
 /** Runner → generator. */
-export type RunnerMessage = { type: 'run'; config: GeneratorConfig } | { type: 'probe'; id: number; reading: ServerReading };
+export type RunnerMessage =
+  | { type: 'run'; config: GeneratorConfig }
+  | { type: 'probe'; id: number; reading: ServerReading }
+  /** The owner was killed: its index in the cluster's socket URLs (-1: failed, see `error`). */
+  | { type: 'killed'; id: number; instanceIndex: number; instanceId: string; error?: string };
+
+/** The failover step (cluster only): times from the SIGKILL of the session's owner, in ms. */
+export interface FailoverFigures {
+  killedInstance: string;
+  phones: number;
+  /** Phones whose socket was on the killed instance. */
+  phonesOnKilled: number;
+  /** Phones holding an `answer_accepted` at the kill. */
+  confirmedBeforeKill: number;
+  /** Until every session the killed instance owned has a lease held by another (the runner polls Redis). Null: never. */
+  leaseMs: number | null;
+  /** Until the first `session_state` of the question from the new owner reached a phone (it announced itself). Null: none. */
+  firstStateMs: number | null;
+  /** Until the first `answer_accepted` for an answer sent after the kill. Null: none. */
+  firstAcceptedMs: number | null;
+  /** Until each phone of the killed instance had a socket open again (through another instance). */
+  reopenMs: Distribution;
+  /** Until each phone of the killed instance was back on the question through another instance (null: not all were). */
+  backMs: Distribution;
+  back99Ms: number | null;
+  back100Ms: number | null;
+  phonesNotBack: number;
+  /** Phones that held an `answer_accepted` and were then shown the question unanswered or with another choice. */
+  confirmedLost: number;
+  /** Phones with their `answer_result` once the question closed. */
+  results: number;
+  errorsReceived: number;
+  /** The `error` messages phones got, by text. */
+  errorMessages: Record<string, number>;
+}
 
 export interface ServerReading {
   rssKb: number;
@@ -112,4 +150,12 @@ export interface TargetResult {
   perRound: RoundFigures[];
   /** Cluster only: Redis commands per measured round, by command (INFO commandstats of its own Redis). */
   redisCommandsPerRound?: Record<string, number>;
+  /**
+   * Cluster only, per measured round: frames the instances received from the owner (each one a
+   * pub/sub delivery by Redis), those no socket of the receiving instance needed (and of these,
+   * the frames for one player or one socket), and the bytes Redis sent to its clients.
+   */
+  relayPerRound?: { framesReceived: number; framesUnused: number; personalFramesUnused: number; redisOutputKb: number };
+  /** Cluster only: the failover step after the measured rounds. */
+  failover?: FailoverFigures;
 }

@@ -2,7 +2,7 @@
  * The printed form of a bench run: one table per scenario (Marquee, the baseline, their ratio) and
  * the issue's targets, each marked met or missed.
  */
-import type { TargetResult } from './ipc.js';
+import type { FailoverFigures, TargetResult } from './ipc.js';
 import type { BenchReport, ScenarioResult } from './runner.js';
 
 interface Row {
@@ -54,9 +54,29 @@ export function firstRoundColdness(r: TargetResult): number {
   return p99s[0] / median(p99s);
 }
 
-function fmt(value: number | undefined, digits = 1): string {
-  if (value === undefined || Number.isNaN(value)) return '—';
+function fmt(value: number | null | undefined, digits = 1): string {
+  if (value === undefined || value === null || Number.isNaN(value)) return '—';
   return value.toFixed(digits);
+}
+
+/** Milliseconds as seconds; null (it never happened) as "never". */
+const seconds = (ms: number | null | undefined) => (ms === null ? 'never' : `${fmt(ms === undefined ? undefined : ms / 1000, 2)} s`);
+
+/** The issue's target for failover: the game runs on another instance within this time of the kill. */
+export const FAILOVER_TARGET_MS = 5_000;
+
+/** The failover step's rows (cluster only), times from the SIGKILL of the owner. */
+function failoverRows(f: FailoverFigures): string[] {
+  return [
+    `| failover: SIGKILL of the owner (${f.killedInstance}) → lease held by another instance | | ${seconds(f.leaseMs)} | |`,
+    `| failover: → the new owner's first state at a phone | | ${seconds(f.firstStateMs)} | |`,
+    `| failover: → first answer accepted by the new owner | | ${seconds(f.firstAcceptedMs)} | |`,
+    `| failover: → the killed instance's ${f.phonesOnKilled} phones with a socket open again, p50 / max | | ${seconds(f.reopenMs?.p50)} / ${seconds(f.reopenMs?.max)} | |`,
+    `| failover: → the killed instance's ${f.phonesOnKilled} phones back on the question, 99 % / 100 % | | ${seconds(f.back99Ms)} / ${seconds(f.back100Ms)} | |`,
+    `| failover: confirmed answers lost (of ${f.confirmedBeforeKill} confirmed at the kill) | | ${f.confirmedLost} | |`,
+    `| failover: results received / phones not back / errors | | ${f.results} of ${f.phones} / ${f.phonesNotBack} / ${f.errorsReceived} | |`,
+    ...Object.entries(f.errorMessages ?? {}).map(([text, n]) => `| failover: error "${text}" | | ${n} | |`),
+  ];
 }
 
 export function scenarioTable(entry: ScenarioResult, rounds: number): string {
@@ -101,6 +121,13 @@ export function clusterTable(entry: ScenarioResult): string | null {
     const shown = Object.entries(redis).sort((a, b) => b[1] - a[1]).map(([c, n]) => `${c} ${n}`).join(', ');
     lines.push(`| Redis commands per round | | ${shown} | |`);
   }
+  const relay = cluster?.relayPerRound;
+  if (relay) {
+    const unused = `of which unused ${fmt(relay.framesUnused, 0)} (for one player or socket: ${fmt(relay.personalFramesUnused, 0)})`;
+    lines.push(`| Redis deliveries per round (frames received by the instances) | | ${fmt(relay.framesReceived, 0)}, ${unused} | |`);
+    lines.push(`| Redis output per round (KB) | | ${fmt(relay.redisOutputKb, 0)} | |`);
+  }
+  if (cluster?.failover) lines.push(...failoverRows(cluster.failover));
   if (entry.errors.cluster) lines.push(`| cluster FAILED | ${entry.errors.cluster.split('\n')[0]} | | |`);
   return lines.join('\n');
 }
@@ -117,6 +144,7 @@ export function checkTargets(report: BenchReport): TargetCheck[] {
     const m = entry.results.marquee;
     const b = entry.results.baseline;
     const at = `${entry.players}×${entry.sessions}`;
+    checks.push(...clusterChecks(entry, at));
     if (!m) {
       if (entry.errors.marquee) checks.push({ text: `${at}: Marquee run completes`, met: false });
       continue;
@@ -145,18 +173,32 @@ export function checkTargets(report: BenchReport): TargetCheck[] {
       }
       checks.push({ text: `${at}: RSS ≤ 8 KB per phone (${fmt(m.rssPerPlayerKb)})`, met: m.rssPerPlayerKb <= 8 });
     }
-    const c = entry.results.cluster;
-    if (c) {
-      checks.push({ text: `${at}: cluster loses no answer (${c.answersLost})`, met: c.answersLost === 0 && c.questionsMissed === 0 });
-      if (entry.players === 3000) {
-        const ratio = c.fanOutMs.p99 / m.fanOutMs.p99;
-        const text = `${at}: fan-out p99 over 3 instances ≤ 1.5× one instance's (${fmt(c.fanOutMs.p99)} / ${fmt(m.fanOutMs.p99)} = ${ratio.toFixed(2)}×)`;
-        checks.push({ text, met: ratio <= 1.5 });
-      }
-    }
     const coldness = firstRoundColdness(m);
     if (!Number.isNaN(coldness)) {
       checks.push({ text: `${at}: no cold first question: its fan-out p99 ≤ 1.3× the median round's (${coldness.toFixed(2)}×)`, met: coldness <= 1.3 });
+    }
+  }
+  return checks;
+}
+
+/** Multi-instance targets (issue 11): nothing lost, fan-out next to one instance's, failover. */
+function clusterChecks(entry: ScenarioResult, at: string): TargetCheck[] {
+  const checks: TargetCheck[] = [];
+  const m = entry.results.marquee;
+  const c = entry.results.cluster;
+  if (c) {
+    checks.push({ text: `${at}: cluster loses no answer (${c.answersLost})`, met: c.answersLost === 0 && c.questionsMissed === 0 });
+    const f = c.failover;
+    if (f) {
+      const within = (ms: number | null) => ms !== null && ms <= FAILOVER_TARGET_MS;
+      checks.push({ text: `${at}: failover: another instance holds the lease ≤ 5 s after the owner's SIGKILL (${seconds(f.leaseMs)})`, met: within(f.leaseMs) });
+      checks.push({ text: `${at}: failover, stricter: the new owner accepts answers ≤ 5 s after the kill (${seconds(f.firstAcceptedMs)})`, met: within(f.firstAcceptedMs) });
+      checks.push({ text: `${at}: failover: 0 confirmed answers lost, every phone back and with its result (${f.confirmedLost} lost, ${f.phonesNotBack} not back, ${f.results}/${f.phones} results)`, met: f.confirmedLost === 0 && f.phonesNotBack === 0 && f.results === f.phones });
+    }
+    if (m && entry.players === 3000) {
+      const ratio = c.fanOutMs.p99 / m.fanOutMs.p99;
+      const text = `${at}: fan-out p99 over 3 instances ≤ 1.5× one instance's (${fmt(c.fanOutMs.p99)} / ${fmt(m.fanOutMs.p99)} = ${ratio.toFixed(2)}×)`;
+      checks.push({ text, met: ratio <= 1.5 });
     }
   }
   return checks;

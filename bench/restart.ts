@@ -28,6 +28,7 @@ import { openSocket, Screen } from './clients.js';
 import { descriptorsFor } from './open-files.js';
 import type { EventLoopDelay } from './probe.js';
 import { readCpuSeconds, readListenOverflows } from './proc-stats.js';
+import { sleep, until } from './wait.js';
 import { distribution, round, type Distribution } from './stats.js';
 import { ADMIN_PASSWORD, startTarget, type RunningTarget } from './targets.js';
 
@@ -78,8 +79,6 @@ export interface RestartResult {
   results: number;
   errorsReceived: number;
 }
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** A phone that reconnects like the web app (useSessionSocket): backoff from timings.ts, attempt reset on open. */
 class StormPhone {
@@ -202,15 +201,6 @@ class StormPhone {
     this.answerSent = true;
     this.ws.send(JSON.stringify({ type: 'submit_answer', questionId: this.questionId, selectedIndex: this.choice }));
   }
-}
-
-async function until(done: () => boolean, timeoutMs: number): Promise<boolean> {
-  const deadline = performance.now() + timeoutMs;
-  while (!done()) {
-    if (performance.now() > deadline) return false;
-    await sleep(20);
-  }
-  return true;
 }
 
 /** How often the port is tried while the server restarts. */

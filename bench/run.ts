@@ -1,6 +1,7 @@
 /**
- * `npm run bench [-- 500 2000 5000x5] [--rounds 3] [--warmup 0] [--targets marquee,baseline,cluster] [--cpu-prof]`
- * (`cluster`: three instances on PostgreSQL + Redis, see bench/cluster-target.ts; needs both running.)
+ * `npm run bench [-- 500 2000 5000x5] [--rounds 3] [--warmup 0] [--targets marquee,baseline,cluster] [--cpu-prof] [--no-failover]`
+ * (`cluster`: three instances on PostgreSQL + Redis, see bench/cluster-target.ts; needs both running.
+ * After its measured rounds the owner is SIGKILLed mid-question, bench/failover.ts; `--no-failover` skips that.)
  * Scenarios are N or NxS (N phones over S sessions). Prints the tables and writes
  * .bench/results.json; logs (and profiles with --cpu-prof) go to .bench/.
  * `npm run bench -- restart [2000]`: the reconnect storm after a crash (restart.ts), written to
@@ -21,12 +22,14 @@ function parseArgs(argv: string[]) {
   let cpuProfile = false;
   let answerWindowMs = 1000;
   let warmupRounds = 0;
+  let failover = true;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     if (arg === '--rounds') rounds = Number(argv[++i]);
     else if (arg === '--targets') targets = argv[++i].split(',') as TargetName[];
     else if (arg === '--warmup') warmupRounds = Number(argv[++i]);
     else if (arg === '--cpu-prof') cpuProfile = true;
+    else if (arg === '--no-failover') failover = false;
     else if (arg === '--answer-window') answerWindowMs = Number(argv[++i]);
     else {
       const match = /^(\d+)(?:x(\d+))?$/.exec(arg);
@@ -35,7 +38,7 @@ function parseArgs(argv: string[]) {
     }
   }
   if (!(rounds >= 1) || targets.some((t) => !['marquee', 'baseline', 'cluster'].includes(t))) throw new Error('bad --rounds or --targets');
-  return { scenarios: scenarios.length ? scenarios : DEFAULT_SCENARIOS, rounds, warmupRounds, targets, cpuProfile, answerWindowMs };
+  return { scenarios: scenarios.length ? scenarios : DEFAULT_SCENARIOS, rounds, warmupRounds, targets, cpuProfile, answerWindowMs, failover };
 }
 
 const outDir = path.join(REPO_ROOT, '.bench');

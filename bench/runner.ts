@@ -13,7 +13,7 @@ import type { GeneratorConfig, GeneratorMessage, RunnerMessage, TargetName, Targ
 import { descriptorsFor, nodeCommand } from './open-files.js';
 import { openFilesLimit, readCpuSeconds, readRssKb, readWriteSyscalls, type OpenFilesLimit } from './proc-stats.js';
 import { ADMIN_PASSWORD, REPO_ROOT, startTarget, type RunningTarget } from './targets.js';
-import { type RunningCluster, startCluster } from './cluster-target.js';
+import { type RelayCounters, type RunningCluster, startCluster } from './cluster-target.js';
 
 export interface Scenario {
   players: number;
@@ -30,6 +30,8 @@ export interface BenchOptions {
   /** Where logs, profiles and results.json go. */
   outDir: string;
   cpuProfile: boolean;
+  /** The cluster target ends with the failover step (bench/failover.ts). */
+  failover: boolean;
   log: (line: string) => void;
 }
 
@@ -54,13 +56,15 @@ export const DEFAULT_SCENARIOS: Scenario[] = [
 
 /** The generator gives up on a run after this long in total (everything stops by itself). */
 function generatorDeadlineMs(config: GeneratorConfig): number {
-  return 120_000 + config.players * 20 + (config.warmupRounds + config.rounds) * (config.roundTimeoutMs + config.settleMs + 20_000);
+  const failoverMs = config.failover ? 120_000 : 0;
+  return 120_000 + failoverMs + config.players * 20 + (config.warmupRounds + config.rounds) * (config.roundTimeoutMs + config.settleMs + 20_000);
 }
 
 function runGenerator(server: RunningTarget | RunningCluster, config: GeneratorConfig, log: (line: string) => void): Promise<TargetResult> {
-  const cluster = 'redisCommands' in server ? server : undefined;
-  let redisAtStart: Record<string, number> | undefined;
-  let redisPerRound: Record<string, number> | undefined;
+  const cluster = 'relayCounters' in server ? server : undefined;
+  let relayAtStart: RelayCounters | undefined;
+  let relayPerRound: Pick<TargetResult, 'redisCommandsPerRound' | 'relayPerRound'> | undefined;
+  let leaseMs: Promise<number | null> = Promise.resolve(null);
   let counting: Promise<void> = Promise.resolve();
   // The generator holds every phone's socket plus an admin and a display per session.
   const { command, args } = nodeCommand(['--import', 'tsx', 'bench/generator.ts'], descriptorsFor(config.players + 2 * config.sessions));
@@ -86,20 +90,36 @@ function runGenerator(server: RunningTarget | RunningCluster, config: GeneratorC
         case 'progress':
           log(`    ${config.target}: ${message.text}`);
           break;
-        case 'result':
-          finish(null, redisPerRound ? { ...message.result, redisCommandsPerRound: redisPerRound } : message.result);
+        case 'result': {
+          const result = { ...message.result, ...relayPerRound };
+          if (!result.failover) finish(null, result);
+          else void leaseMs.then((ms) => finish(null, { ...result, failover: { ...result.failover!, leaseMs: ms } }));
+          break;
+        }
+        case 'kill-owner':
+          if (!cluster) {
+            tell({ type: 'killed', id: message.id, instanceIndex: -1, instanceId: '', error: 'only the cluster target has an owner to kill' });
+            break;
+          }
+          cluster.killOwner(message.sessionIds).then(
+            (killed) => {
+              leaseMs = killed.leaseMs;
+              tell({ type: 'killed', id: message.id, instanceIndex: killed.instanceIndex, instanceId: killed.instanceId });
+            },
+            (err: Error) => tell({ type: 'killed', id: message.id, instanceIndex: -1, instanceId: '', error: err.message }),
+          );
           break;
         case 'failed':
           finish(new Error(message.message));
           break;
         case 'probe':
-          // The cluster's Redis commands are counted over the measured rounds only (read before
-          // the probe is answered, so no round starts before the first reading).
+          // The cluster's relay is counted over the measured rounds only (read before the probe
+          // is answered, so no round starts before the first reading).
           counting = !cluster || !message.rounds
             ? Promise.resolve()
-            : cluster.redisCommands().then((c) => {
-                if (message.rounds === 'start') redisAtStart = c;
-                else redisPerRound = perRound(redisAtStart ?? {}, c, config.rounds);
+            : cluster.relayCounters().then((c) => {
+                if (message.rounds === 'start') relayAtStart = c;
+                else if (relayAtStart) relayPerRound = relayRounds(relayAtStart, c, config.rounds);
               });
           counting
             .then(() => server.probe({ gc: message.gc, resetEventLoop: message.resetEventLoop, rounds: message.rounds }))
@@ -116,14 +136,24 @@ function runGenerator(server: RunningTarget | RunningCluster, config: GeneratorC
   });
 }
 
-/** Calls per command between two readings, per round. */
-function perRound(before: Record<string, number>, after: Record<string, number>, rounds: number): Record<string, number> {
-  const out: Record<string, number> = {};
-  for (const [command, calls] of Object.entries(after)) {
-    const delta = (calls - (before[command] ?? 0)) / rounds;
-    if (delta > 0) out[command] = Math.round(delta * 10) / 10;
+const perRound = (delta: number, rounds: number) => Math.round((delta / rounds) * 10) / 10;
+
+/** The relay's counters between two readings, per round. */
+function relayRounds(before: RelayCounters, after: RelayCounters, rounds: number): Pick<TargetResult, 'redisCommandsPerRound' | 'relayPerRound'> {
+  const commands: Record<string, number> = {};
+  for (const [command, calls] of Object.entries(after.commands)) {
+    const delta = perRound(calls - (before.commands[command] ?? 0), rounds);
+    if (delta > 0) commands[command] = delta;
   }
-  return out;
+  return {
+    redisCommandsPerRound: commands,
+    relayPerRound: {
+      framesReceived: perRound(after.frames.received - before.frames.received, rounds),
+      framesUnused: perRound(after.frames.unused - before.frames.unused, rounds),
+      personalFramesUnused: perRound(after.frames.unusedPersonal - before.frames.unusedPersonal, rounds),
+      redisOutputKb: perRound((after.outputBytes - before.outputBytes) / 1024, rounds),
+    },
+  };
 }
 
 export async function runBench(options: BenchOptions): Promise<BenchReport> {
@@ -168,6 +198,7 @@ export async function runBench(options: BenchOptions): Promise<BenchReport> {
             seed: 7,
             runTag: randomBytes(4).toString('hex'),
             socketUrls: target === 'cluster' ? (server as RunningCluster).socketUrls : undefined,
+            failover: target === 'cluster' && options.failover,
           },
           options.log,
         );

@@ -1,8 +1,9 @@
 /**
  * The sockets' side of the multi-instance mode, on every instance (the owner's included): a
  * RoomPort per session that sends the socket's messages to the owner's inbox stream, and the
- * subscription to the session's outbox that writes the owner's frames to this instance's
- * sockets, as they are.
+ * subscriptions (the session's channel for broadcasts, this instance's own channel for frames to
+ * one player or one socket, relay.ts) that write the owner's frames to this instance's sockets,
+ * as they are.
  *
  * A socket joins when its first session_state comes back from the owner: that frame and the
  * broadcasts travel on the same channel in order, so the socket misses no broadcast after it and
@@ -14,7 +15,7 @@ import type { EngineEvent } from '../engine/index.js';
 import type { RoomDirectory, RoomLog, RoomMember, RoomPort } from '../rooms/index.js';
 import type { Store } from '../storage/store.js';
 import type { Hub } from '../ws/hub.js';
-import { type InboxEntry, decodeOutbox, globalConnectionId } from './envelope.js';
+import { type InboxEntry, type OutboxHeader, decodeOutbox, globalConnectionId } from './envelope.js';
 import type { ClusterKeys } from './keys.js';
 import { ClusterOwner } from './owner.js';
 
@@ -46,15 +47,38 @@ export interface EdgeDeps {
   log: RoomLog;
   /** Asks this instance to take the session's lease if it is free. */
   claim(sessionId: string): void;
+  /** Counts each frame received from an owner: `used` when a socket here was among its targets. */
+  countFrame?(kind: RelayFrameKind, used: boolean): void;
 }
+
+/** What a relayed frame was for (the metric's label). */
+export type RelayFrameKind = 'broadcast' | 'player' | 'connection' | 'owner';
+
+const FRAME_KINDS: Record<OutboxHeader['k'], RelayFrameKind> = {
+  all: 'broadcast',
+  audience: 'broadcast',
+  players: 'broadcast',
+  displays: 'broadcast',
+  admins: 'broadcast',
+  screens: 'broadcast',
+  player: 'player',
+  conn: 'connection',
+  owner: 'owner',
+};
 
 export class EdgeRooms implements RoomDirectory {
   private readonly sessions = new Map<string, SessionSockets>();
+  private readonly ownChannel: string;
+  /** This instance's channel, subscribed once (ioredis subscribes again after a reconnect). */
+  private readonly ownSubscribed: Promise<unknown>;
   /** Shutting down: sockets closing now say nothing more (the instance's absence says it). */
   closing = false;
 
   constructor(private readonly deps: EdgeDeps) {
     deps.subscriber.on('messageBuffer', (channel: Buffer, message: Buffer) => this.onFrame(channel.toString(), message));
+    this.ownChannel = deps.keys.instanceChannel(deps.instanceId);
+    this.ownSubscribed = deps.subscriber.subscribe(this.ownChannel);
+    this.ownSubscribed.catch((err) => deps.log.error({ err }, "cluster: subscribing to this instance's channel failed"));
   }
 
   /** Sessions with sockets here (they need an owner somewhere). */
@@ -63,7 +87,10 @@ export class EdgeRooms implements RoomDirectory {
   }
 
   async acquire(sessionId: string): Promise<RoomPort | null> {
-    if (!(await this.deps.store.sessions.get(sessionId))) return null;
+    // Looked up for the session's first socket here only: the socket's own checks found it just
+    // before, and a reconnect storm (the phones of a dead instance) should not cost one query more
+    // per phone in the database pool the takeover of their game needs too.
+    if (!this.sessions.has(sessionId) && !(await this.deps.store.sessions.get(sessionId))) return null;
     let group = this.sessions.get(sessionId);
     if (!group) {
       group = {
@@ -76,7 +103,8 @@ export class EdgeRooms implements RoomDirectory {
       this.sessions.set(sessionId, group);
     }
     group.ports++;
-    await group.subscribed;
+    // Replies to the socket come on this instance's channel, broadcasts on the session's.
+    await Promise.all([group.subscribed, this.ownSubscribed]);
     this.deps.claim(sessionId);
     return this.port(sessionId, group);
   }
@@ -129,35 +157,42 @@ export class EdgeRooms implements RoomDirectory {
 
   private onFrame(channel: string, raw: Buffer): void {
     const prefix = this.deps.keys.outbox('');
-    if (!channel.startsWith(prefix)) return;
-    const sessionId = channel.slice(prefix.length);
-    const group = this.sessions.get(sessionId);
+    const own = channel === this.ownChannel;
+    if (!own && !channel.startsWith(prefix)) return;
     const decoded = decodeOutbox(raw);
-    if (!group || !decoded) return;
+    if (!decoded) return;
     const { header, frame } = decoded;
-    if (header.e < group.epoch) return; // a deposed owner
+    // Frames on this instance's own channel name their session in the header.
+    const sessionId = own ? ('s' in header ? header.s : undefined) : channel.slice(prefix.length);
+    const used = sessionId !== undefined && this.deliver(sessionId, header, frame);
+    this.deps.countFrame?.(FRAME_KINDS[header.k] ?? 'broadcast', used);
+  }
+
+  /** Writes an owner's frame to the sockets here it is for; false when there were none. */
+  private deliver(sessionId: string, header: OutboxHeader, frame: Buffer): boolean {
+    const group = this.sessions.get(sessionId);
+    if (!group) return false;
+    if (header.e < group.epoch) return false; // a deposed owner
     group.epoch = header.e;
     const { hub } = this.deps;
     switch (header.k) {
       case 'owner':
         this.rejoinAll(sessionId);
-        return;
+        return true;
       case 'conn': {
         const joining = group.joining.get(header.c);
         if (joining) {
           joining.join(frame);
           joining.done();
-          return;
+          return true;
         }
         const mine = `${this.deps.instanceId}/`;
-        if (header.c.startsWith(mine)) hub.frameToConnection(header.c.slice(mine.length), frame);
-        return;
+        return header.c.startsWith(mine) && hub.frameToConnection(header.c.slice(mine.length), frame);
       }
       case 'player':
-        hub.frameToPlayer(sessionId, header.p, frame);
-        return;
+        return hub.frameToPlayer(sessionId, header.p, frame);
       default:
-        hub.frameToSession(sessionId, header.k, frame);
+        return hub.frameToSession(sessionId, header.k, frame);
     }
   }
 

@@ -1,9 +1,12 @@
 /**
  * The two message formats between instances.
  *
- * Outbox (owner → every instance, pub/sub): `<header JSON>\n<frame>`. The frame is the message as
- * the owner serialized it, once; each instance writes exactly those bytes to its sockets. The
- * header says who gets it and carries the owner's epoch, so frames of a deposed owner are dropped.
+ * Outbox (owner → instances, pub/sub): `<header JSON>\n<frame>`. The frame is the message as the
+ * owner serialized it, once; each instance writes exactly those bytes to its sockets. The header
+ * says who gets it and carries the owner's epoch, so frames of a deposed owner are dropped.
+ * Broadcasts go on the session's channel (every instance with sockets of it); per-player and
+ * per-connection frames go on the channel of each instance holding such a socket, and then name
+ * their session (`s`).
  *
  * Inbox (any instance → owner, a Redis Stream): one JSON field per entry.
  */
@@ -13,15 +16,17 @@ import type { BroadcastTarget, EngineEvent } from '../engine/index.js';
 
 export type OutboxHeader =
   | { e: number; k: BroadcastTarget }
-  | { e: number; k: 'player'; p: string }
-  | { e: number; k: 'conn'; c: string }
+  | { e: number; k: 'player'; p: string; s?: string }
+  | { e: number; k: 'conn'; c: string; s?: string }
   /** A new owner (or one back after Redis came back): every instance re-announces its sockets. */
   | { e: number; k: 'owner' };
 
 const NEWLINE = 0x0a;
 
-export function encodeOutbox(header: OutboxHeader, message?: ServerMessage): string {
-  return `${JSON.stringify(header)}\n${message ? JSON.stringify(message) : ''}`;
+/** `frame` is the message, or its JSON when it goes out several times (serialized once). */
+export function encodeOutbox(header: OutboxHeader, frame?: ServerMessage | string): string {
+  const body = frame === undefined ? '' : typeof frame === 'string' ? frame : JSON.stringify(frame);
+  return `${JSON.stringify(header)}\n${body}`;
 }
 
 export function decodeOutbox(raw: Buffer): { header: OutboxHeader; frame: Buffer } | null {

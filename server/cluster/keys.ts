@@ -20,9 +20,14 @@ export class ClusterKeys {
     return `${this.prefix}:out:${sessionId}`;
   }
 
-  /** Lifecycle events (started, stopped, changed, updated, deleted, winners) for every instance. */
-  get events(): string {
-    return `${this.prefix}:events`;
+  /** Frames for one instance's sockets only: per-player and per-connection messages. */
+  instanceChannel(instanceId: string): string {
+    return `${this.prefix}:to:${instanceId}`;
+  }
+
+  /** Lifecycle events (started, stopped, changed, updated, deleted, winners): a stream every instance reads. */
+  get lifecycle(): string {
+    return `${this.prefix}:lifecycle`;
   }
 
   /** Present while the instance lives (refreshed with its leases). */

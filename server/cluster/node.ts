@@ -5,19 +5,17 @@
  */
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
-import type { ServerMessage } from '../../protocol/index.js';
-import type { BroadcastTarget } from '../engine/index.js';
 import { type Broadcaster, type Clock, DbRoomStorage, type RoomLog, RoomManager, type RoomStorage } from '../rooms/index.js';
 import type { SessionLifecycle } from '../sessions/lifecycle.js';
 import type { Store } from '../storage/store.js';
 import type { Hub } from '../ws/hub.js';
-import { EdgeRooms } from './edge.js';
-import { encodeOutbox, type OutboxHeader } from './envelope.js';
+import { EdgeRooms, type RelayFrameKind } from './edge.js';
 import { ClusterEvents } from './events.js';
 import { epochFence } from './fence.js';
 import { ClusterKeys } from './keys.js';
 import { LeaseClient } from './lease.js';
 import { ClusterOwner } from './owner.js';
+import { relayPublisher } from './relay.js';
 import type { PreShowOwnership } from '../showtimes/ownership.js';
 
 /** The pre-show steps' lease is held longer than a game's: its runner checks less often. */
@@ -69,6 +67,8 @@ export interface ClusterNodeDeps {
   /** Wraps the storage and broadcaster of owned rooms (metrics). */
   wrapStorage?: (storage: RoomStorage) => RoomStorage;
   wrapBroadcaster?: (broadcaster: Broadcaster) => Broadcaster;
+  /** Counts the frames this instance receives from owners (metrics). */
+  countRelayFrame?: (kind: RelayFrameKind, used: boolean) => void;
 }
 
 export interface ClusterNode {
@@ -120,16 +120,13 @@ export async function startClusterNode(options: ClusterOptions, deps: ClusterNod
   );
   const storage: RoomStorage = new DbRoomStorage(deps.store, fence);
 
-  const publish = (sessionId: string, header: (epoch: number) => OutboxHeader, message: ServerMessage) => {
-    const owned = owner.mayPublish(sessionId);
-    if (!owned) return; // not (or no longer surely) the owner: stay silent
-    redis.publish(keys.outbox(sessionId), encodeOutbox(header(owned.epoch), message)).catch((err) => deps.log.warn({ err, sessionId }, 'cluster: publishing a frame failed'));
-  };
-  const publisher: Broadcaster = {
-    toSession: (sessionId, target: BroadcastTarget, message) => publish(sessionId, (e) => ({ e, k: target }), message),
-    toPlayer: (sessionId, playerId, message) => publish(sessionId, (e) => ({ e, k: 'player', p: playerId }), message),
-    toConnection: (sessionId, connectionId, message) => publish(sessionId, (e) => ({ e, k: 'conn', c: connectionId }), message),
-  };
+  const publisher = relayPublisher({
+    keys,
+    redis,
+    log: deps.log,
+    // Silent unless this instance owns the session with a lease that has not run out.
+    owner: { publishEpoch: (sessionId) => owner.mayPublish(sessionId)?.epoch, instancesOf: (sessionId, playerId) => owner.instancesOf(sessionId, playerId) },
+  });
   const broadcaster = deps.wrapBroadcaster ? deps.wrapBroadcaster(publisher) : publisher;
 
   const rooms = new RoomManager({
@@ -155,9 +152,9 @@ export async function startClusterNode(options: ClusterOptions, deps: ClusterNod
     scanMs: options.scanMs ?? DEFAULT_SCAN_MS,
   });
   owner.publisherFor = () => broadcaster;
-  const edge: EdgeRooms = new EdgeRooms({ instanceId, keys, redis, subscriber, hub: deps.hub, store: deps.store, log: deps.log, claim: (id) => owner.claim(id) });
+  const edge: EdgeRooms = new EdgeRooms({ instanceId, keys, redis, subscriber, hub: deps.hub, store: deps.store, log: deps.log, claim: (id) => owner.claim(id), countFrame: deps.countRelayFrame });
 
-  const events = new ClusterEvents({ keys, redis, subscriber, log: deps.log }, deps.lifecycle);
+  const events = new ClusterEvents({ keys, redis, reader: connect(options.redisUrl, deps.log, 'lifecycle'), origin: leases.holder, log: deps.log }, deps.lifecycle);
   events.start();
   const ownerReacts = {
     started: (id: string) => owner.epochOf(id) !== undefined && void rooms.get(id)?.goLive().catch(() => undefined),

@@ -16,6 +16,7 @@ import { type InboxEntry, encodeOutbox, entryTimeMs, instanceOf, parseInboxEntry
 import { takeEpoch } from './fence.js';
 import type { ClusterKeys } from './keys.js';
 import { HeldLease, type LeaseClient } from './lease.js';
+import { PlayerRoutes } from './routes.js';
 
 const GROUP = 'owner';
 /** How long a shutdown waits for Redis (it may be the thing that is down). */
@@ -46,6 +47,8 @@ interface Owned {
   room: Room | null;
   /** Sockets in the room, by cluster-wide connection id. */
   members: Map<string, { role: ClientRole }>;
+  /** Which instances hold each player's sockets: a player's own frames go only there. */
+  routes: PlayerRoutes;
   reader: Redis | null;
   /** Being let go: nothing more is read or published. */
   stopping: boolean;
@@ -92,6 +95,11 @@ export class ClusterOwner {
     return owned && !owned.stopping && owned.lease.valid ? owned : undefined;
   }
 
+  /** The instances holding a player's sockets in an owned session; undefined when unknown. */
+  instancesOf(sessionId: string, playerId: string): Iterable<string> | undefined {
+    return this.owned.get(sessionId)?.routes.instancesOf(playerId);
+  }
+
   get ownedSessionIds(): string[] {
     return [...this.owned.keys()];
   }
@@ -111,7 +119,7 @@ export class ClusterOwner {
     return this.scanning;
   }
 
-  /** Tries to take a session's lease now (a socket arrived for it). */
+  /** Tries to take a session's lease now (a socket arrived for it, or the scan wants it). */
   claim(sessionId: string): void {
     if (this.owned.has(sessionId) || this.closed) return;
     this.tryTake(sessionId).catch((err) => this.deps.log.warn({ err, sessionId }, 'cluster: taking a session failed'));
@@ -125,7 +133,9 @@ export class ClusterOwner {
     await Promise.all([...this.owned.values()].map((owned) => this.renew(owned)));
     const live = await db.selectFrom('sessions').select('id').where('status', '=', 'live').execute();
     const wanted = new Set([...live.map((r) => r.id), ...this.deps.localSessions()]);
-    await Promise.all([...wanted].filter((id) => !this.owned.has(id)).map((id) => this.tryTake(id)));
+    // Not awaited: resuming a game (loading it from the database) may take longer than a lease
+    // lives on a busy machine, and the next scans must renew the lease meanwhile.
+    for (const id of wanted) this.claim(id);
     await this.reconcile(new Set(live.map((r) => r.id)));
     await this.dropDeadMembers();
   }
@@ -140,8 +150,12 @@ export class ClusterOwner {
       return;
     }
     owned.lease.confirmed(sentAt);
-    // Redis came back empty: frames may have been lost meanwhile, so every socket gets a fresh state.
-    if (result === 'retaken') this.announce(owned);
+    // The key was gone (Redis came back empty, or it expired before this renewal: a stalled
+    // process): frames may have been lost meanwhile, so every socket gets a fresh state.
+    if (result === 'retaken') {
+      this.deps.log.warn({ sessionId: owned.sessionId }, 'cluster: the lease had lapsed and was taken again; every socket gets a fresh state');
+      this.announce(owned);
+    }
   }
 
   private async tryTake(sessionId: string): Promise<void> {
@@ -163,6 +177,7 @@ export class ClusterOwner {
         epoch,
         room: null,
         members: new Map(),
+        routes: new PlayerRoutes(),
         reader: null,
         stopping: false,
         stopped: false,
@@ -178,7 +193,9 @@ export class ClusterOwner {
         return;
       }
       owned.room = room;
-      this.deps.log.info({ sessionId, epoch, instanceId: this.deps.instanceId }, 'cluster: this instance owns the session now');
+      // How long the takeover took here (lease taken → room resumed from storage): failover's own cost.
+      const resumeMs = Math.round(HeldLease.now() - sentAt);
+      this.deps.log.info({ sessionId, epoch, instanceId: this.deps.instanceId, resumeMs }, 'cluster: this instance owns the session now');
       // Kept while owned (a previous owner may have let it go with an expiry).
       this.deps.redis.persist(this.deps.keys.inbox(sessionId)).catch(() => undefined);
       this.announce(owned);
@@ -297,6 +314,7 @@ export class ClusterOwner {
         // The same socket announced again (a new owner, Redis back): it rejoins, counted once.
         if (owned.members.has(entry.c)) room.disconnect(entry.c).catch(log);
         owned.members.set(entry.c, { role: entry.role });
+        if (entry.playerId !== undefined) owned.routes.add(entry.c, entry.playerId);
         owned.unusedSinceMs = null;
         const member = { connectionId: entry.c, role: entry.role, playerId: entry.playerId, name: entry.name };
         const publisher = this.publisherFor(owned.sessionId);
@@ -304,6 +322,7 @@ export class ClusterOwner {
         break;
       }
       case 'disconnect':
+        owned.routes.remove(entry.c);
         if (owned.members.delete(entry.c)) room.disconnect(entry.c).catch(log);
         break;
       case 'event':
@@ -361,6 +380,7 @@ export class ClusterOwner {
       for (const c of [...owned.members.keys()]) {
         if (!dead.has(instanceOf(c))) continue;
         owned.members.delete(c);
+        owned.routes.remove(c);
         owned.room?.disconnect(c).catch(() => undefined);
       }
     }

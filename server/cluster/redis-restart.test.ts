@@ -3,63 +3,28 @@
  * instances: they reconnect, the game goes on by itself, and no confirmed answer is lost.
  * The test runs its own redis-server on a free port; the machine's Redis is never touched.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort } from '../testing/child-server.js';
-import { createTestDatabase, type TestDatabase } from '../testing/databases.js';
-import { startTestServer, type TestServer } from '../testing/server.js';
+import type { TestServer } from '../testing/server.js';
 import { TestApi } from '../testing/api.js';
 import type { TestSocket } from '../ws/test-client.js';
 import { type Game, createGame, player } from '../ws/test-setup.js';
 import { waitUntil } from './testing/cluster.js';
-
-async function startRedis(port: number): Promise<ChildProcess> {
-  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
-  const { Redis } = await import('ioredis');
-  await waitUntil('redis-server answers', async () => {
-    const probe = new Redis({ port, lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
-    probe.on('error', () => undefined); // refused until it listens
-    try {
-      await probe.connect();
-      return (await probe.ping()) === 'PONG';
-    } catch {
-      return false;
-    } finally {
-      probe.disconnect();
-    }
-  });
-  return child;
-}
+import { type OwnRedisCluster, startOwnRedisCluster } from './testing/redis-server.js';
 
 describe('Redis restarted during a game (2 instances)', () => {
-  let port: number;
-  let redis: ChildProcess;
-  let database: TestDatabase;
-  const servers: TestServer[] = [];
+  let cluster: OwnRedisCluster;
+  let servers: TestServer[];
   let game: Game;
 
   beforeAll(async () => {
-    port = await freePort();
-    redis = await startRedis(port);
-    database = await createTestDatabase('postgres');
-    for (const name of ['r-1', 'r-2']) {
-      servers.push(await startTestServer({
-        database,
-        env: { REDIS_URL: `redis://127.0.0.1:${port}`, INSTANCE_ID: name },
-        cluster: { leaseTtlMs: 1_500, scanMs: 200 },
-        realtime: { rehearsalPlayers: 0 },
-      }));
-    }
+    cluster = await startOwnRedisCluster(['r-1', 'r-2']);
+    servers = cluster.servers;
     const api = new TestApi(servers[0]);
     await api.login();
     game = await createGame(servers[0], api, { items: [{ question: { text: 'Survives a Redis restart?', correctIndex: 2, points: 100, timeLimitSeconds: 60 } }], players: 4 });
   }, 60_000);
 
-  afterAll(async () => {
-    for (const s of servers) await s.close();
-    redis?.kill('SIGKILL');
-    await database?.drop();
-  });
+  afterAll(() => cluster?.close());
 
   async function answer(socket: TestSocket, questionId: string, selectedIndex: number) {
     for (let attempt = 0; attempt < 100; attempt++) {
@@ -83,9 +48,8 @@ describe('Redis restarted during a game (2 instances)', () => {
     await answer(phones[1], q.id, 1);
 
     // Redis goes away and comes back empty: no leases, streams or subscriptions survive.
-    redis.kill('SIGKILL');
-    await new Promise((resolve) => redis.once('exit', resolve));
-    redis = await startRedis(port);
+    await cluster.redis.kill();
+    await cluster.redis.restart();
 
     // Reconnected sockets get a fresh state from the (new or same) owner, then play on.
     await answer(phones[2], q.id, 2);

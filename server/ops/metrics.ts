@@ -59,6 +59,13 @@ export class Metrics {
     registers: [this.registry],
   });
 
+  readonly relayFrames = new Counter({
+    name: 'marquee_cluster_relay_frames_total',
+    help: 'Multi-instance mode: frames this instance received from the owners of games through Redis, by what they were for; unused: no socket here was a target',
+    labelNames: ['frame', 'use'] as const,
+    registers: [this.registry],
+  });
+
   readonly httpRequestSeconds = new Histogram({
     name: 'marquee_http_request_duration_seconds',
     help: 'HTTP requests by route pattern, method and status code',

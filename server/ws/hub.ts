@@ -73,6 +73,12 @@ function send(client: Client, frame: Buffer): void {
   ws.send(frame, TEXT_FRAME);
 }
 
+/** The same frame to every client of a group; true when the group had any. */
+function sendAll(clients: Set<Client>, frame: Buffer): boolean {
+  for (const client of clients) send(client, frame);
+  return clients.size > 0;
+}
+
 export class Hub implements Broadcaster {
   private readonly sessions = new Map<string, SessionSockets>();
   private readonly clients = new Map<string, Client>();
@@ -145,22 +151,30 @@ export class Hub implements Broadcaster {
 
   // Already serialized frames (multi-instance mode relays the owner's bytes as they are).
 
-  frameToSession(sessionId: string, target: BroadcastTarget, frame: Buffer): void {
+  // Each returns whether a socket here was among the targets (the relay counts frames it had no use for).
+
+  frameToSession(sessionId: string, target: BroadcastTarget, frame: Buffer): boolean {
     const group = this.sessions.get(sessionId);
-    if (!group) return;
-    if (target === 'all' || target === 'admins' || target === 'screens') for (const client of group.admins) send(client, frame);
-    if (target === 'all' || target === 'audience' || target === 'displays' || target === 'screens') for (const client of group.displays) send(client, frame);
-    if (target === 'all' || target === 'audience' || target === 'players') for (const client of group.players) send(client, frame);
+    if (!group) return false;
+    let sent = false;
+    if (target === 'all' || target === 'admins' || target === 'screens') sent = sendAll(group.admins, frame) || sent;
+    if (target === 'all' || target === 'audience' || target === 'displays' || target === 'screens') sent = sendAll(group.displays, frame) || sent;
+    if (target === 'all' || target === 'audience' || target === 'players') sent = sendAll(group.players, frame) || sent;
+    return sent;
   }
 
-  frameToPlayer(sessionId: string, playerId: string, frame: Buffer): void {
+  frameToPlayer(sessionId: string, playerId: string, frame: Buffer): boolean {
     const own = this.sessions.get(sessionId)?.byPlayer.get(playerId);
-    if (own) for (const client of own) send(client, frame);
+    if (!own) return false;
+    for (const client of own) send(client, frame);
+    return true;
   }
 
-  frameToConnection(connectionId: string, frame: Buffer): void {
+  frameToConnection(connectionId: string, frame: Buffer): boolean {
     const client = this.clients.get(connectionId);
-    if (client) send(client, frame);
+    if (!client) return false;
+    send(client, frame);
+    return true;
   }
 
   /** Sockets of one session (multi-instance mode re-announces them to a new owner). */

@@ -15,6 +15,7 @@ import { Hub } from './hub.js';
 import { REHEARSAL_PLAYERS, rehearse } from './rehearsal.js';
 import { SocketServer } from './socket-server.js';
 import { type ClusterNode, type ClusterOptions, startClusterNode } from '../cluster/node.js';
+import type { RelayFrameKind } from '../cluster/edge.js';
 import type { SessionLifecycle } from '../sessions/lifecycle.js';
 
 export interface RealtimeOptions {
@@ -72,6 +73,7 @@ export async function startRealtime(deps: RealtimeDeps, options: RealtimeOptions
         commitWindowMs: options.commitWindowMs,
         wrapStorage: metrics && ((s) => instrumentedRoomStorage(s, metrics)),
         wrapBroadcaster: metrics && ((b) => timedBroadcaster(b, metrics)),
+        countRelayFrame: metrics && relayFrameCounter(metrics),
       })
     : undefined;
   let rooms: RoomManager;
@@ -150,6 +152,14 @@ export async function startRealtime(deps: RealtimeDeps, options: RealtimeOptions
       await sockets.closeSockets();
     },
   };
+}
+
+/** The label values bound once: the relay counts every frame it receives. */
+function relayFrameCounter(metrics: Metrics): (kind: RelayFrameKind, used: boolean) => void {
+  const counters = Object.fromEntries(
+    (['broadcast', 'player', 'connection', 'owner'] as const).map((kind) => [kind, { used: metrics.relayFrames.labels(kind, 'used'), unused: metrics.relayFrames.labels(kind, 'unused') }]),
+  ) as Record<RelayFrameKind, { used: { inc(): void }; unused: { inc(): void } }>;
+  return (kind, used) => (used ? counters[kind].used : counters[kind].unused).inc();
 }
 
 /** One rehearsal at a time: sessions started together share the one in progress. */
