@@ -147,6 +147,11 @@ describe('display states on a preset theme', () => {
     await text(display, 'Current Standings').waitFor();
     await shot(display, 'display-06-leaderboard-empty');
 
+    // A second screen at 1080p, loaded before the question: the question has 5 s (its countdown is
+    // in the warning colour throughout), and loading a page on a busy machine can take longer.
+    const big = await h.display(id, { width: 1920, height: 1080 });
+    await text(big, 'Current Standings').waitFor();
+
     admin.next();
     await text(display, QUESTION.text).waitFor();
     const questionMedia = display.getByTestId('display-question').getByTestId('media-image');
@@ -168,7 +173,6 @@ describe('display states on a preset theme', () => {
     expect(Math.min(...buttonHeights)).toBeGreaterThanOrEqual(56);
 
     // The same moment at 1080p: same composition, scaled to the screen.
-    const big = await h.display(id, { width: 1920, height: 1080 });
     await text(big, QUESTION.text).waitFor();
     await fitsTheScreen(big);
     const heights = await Promise.all([display, big].map((p) => p.locator('header').evaluate((el) => el.getBoundingClientRect().height)));
