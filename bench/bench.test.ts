@@ -3,10 +3,15 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { RoundRobin } from './failover.js';
-import type { TargetResult } from './ipc.js';
+import type { TargetName, TargetResult } from './ipc.js';
 import { formatReport } from './report.js';
-import { runBench, type BenchReport } from './runner.js';
+import { runBench, type BenchOptions, type BenchReport } from './runner.js';
 import { percentile } from './stats.js';
+
+/** One measured round on a few phones, short answer window and pause (the failover step included). */
+function oneQuickRound(players: number, targets: TargetName[], outDir: string): BenchOptions {
+  return { scenarios: [{ players, sessions: 1 }], targets, rounds: 1, warmupRounds: 0, answerWindowMs: 300, settleMs: 200, outDir, cpuProfile: false, failover: true, log: () => {} };
+}
 
 describe('percentile', () => {
   it('takes the nearest rank of a sorted array', () => {
@@ -40,18 +45,7 @@ describe('npm run bench on 50 phones, one round', () => {
   afterAll(() => fs.rmSync(outDir, { recursive: true, force: true }));
 
   it('runs Marquee and the baseline and reports complete, sane figures', async () => {
-    report = await runBench({
-      scenarios: [{ players: 50, sessions: 1 }],
-      targets: ['marquee', 'baseline'],
-      rounds: 1,
-      warmupRounds: 0,
-      answerWindowMs: 300,
-      settleMs: 200,
-      outDir,
-      cpuProfile: false,
-      failover: true,
-      log: () => {},
-    });
+    report = await runBench(oneQuickRound(50, ['marquee', 'baseline'], outDir));
     const [scenario] = report.scenarios;
     expect(scenario.errors).toEqual({});
     for (const target of ['marquee', 'baseline'] as const) {
@@ -94,18 +88,7 @@ describe('npm run bench, cluster target, on 30 phones', () => {
   afterAll(() => fs.rmSync(outDir, { recursive: true, force: true }));
 
   it('plays a round over three instances, loses nothing, counts the Redis commands and survives the owner’s SIGKILL', async () => {
-    const report = await runBench({
-      scenarios: [{ players: 30, sessions: 1 }],
-      targets: ['cluster'],
-      rounds: 1,
-      warmupRounds: 0,
-      answerWindowMs: 300,
-      settleMs: 200,
-      outDir,
-      cpuProfile: false,
-      failover: true,
-      log: () => {},
-    });
+    const report = await runBench(oneQuickRound(30, ['cluster'], outDir));
     const [scenario] = report.scenarios;
     expect(scenario.errors).toEqual({});
     const r = scenario.results.cluster as TargetResult;

@@ -7,11 +7,10 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import net from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { Redis } from 'ioredis';
 import pg from 'pg';
-import { type RunningTarget, type TargetOptions, startTarget } from './targets.js';
+import { freePort, type RunningTarget, type TargetOptions, startTarget } from './targets.js';
 
 export const BENCH_DATABASE_URL = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const INSTANCES = 3;
@@ -44,17 +43,6 @@ export interface RunningCluster extends RunningTarget {
   relayCounters(): Promise<RelayCounters>;
   /** SIGKILLs the instance owning the first session (the failover step). */
   killOwner(sessionIds: string[]): Promise<KilledOwner>;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 async function ownRedis(): Promise<{ url: string; process: ChildProcess; client: Redis }> {

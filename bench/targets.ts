@@ -47,7 +47,8 @@ export interface TargetOptions {
   onSpawned?: (target: Pick<RunningTarget, 'probe'>) => void;
 }
 
-function freePort(): Promise<number> {
+/** A port free on 127.0.0.1 right now (the OS picks it). */
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = net.createServer();
     server.once('error', reject);
