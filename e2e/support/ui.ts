@@ -9,11 +9,20 @@ export function toast(page: Page): Locator {
   return page.getByTestId('toast');
 }
 
-/** Waits until the (single) visible toast contains `text`; returns its whole text. */
+/**
+ * Waits until the (single) visible toast contains `text`; returns its whole text. A toast read
+ * here is marked and never matched again: after a second save with the same message, the first
+ * toast can still be on screen, and matching it would read the server before the save landed.
+ * Each toast is a new element (keyed by its id), so the marker never hides a new one.
+ */
 export async function expectToast(page: Page, text: string): Promise<string> {
-  const locator = toast(page).filter({ hasText: text });
+  const locator = toast(page).and(page.locator(':not([data-read-by-test])')).filter({ hasText: text });
   await locator.waitFor({ state: 'visible' });
-  return (await locator.innerText()).replace(/\s+/g, ' ').trim();
+  const whole = await locator.evaluate((el) => {
+    el.setAttribute('data-read-by-test', '');
+    return (el as HTMLElement).innerText;
+  });
+  return whole.replace(/\s+/g, ' ').trim();
 }
 
 export function dialog(page: Page, name: string | RegExp): Locator {
