@@ -137,4 +137,51 @@ describe.each(DIALECTS)('DbRoomStorage on %s', (dialect) => {
     expect(await store.sessions.get(sessionId)).toMatchObject({ status: 'finished', currentQuestionIndex: 1 });
     expect(await storage.listLiveSessionIds()).not.toContain(sessionId);
   });
+
+  it('keeps an open question’s answers readable everywhere, and settles them into answers at the next step', async () => {
+    const sessionId = await liveSession('Answer log');
+    const q = await question('Logged?');
+    const cleo = await store.players.register('Cleo', 'cleo@example.com', 'hash-cleo');
+    const dev = await store.players.register('Dev', 'dev@example.com', 'hash-dev');
+    const answer = (playerId: string, selectedIndex: number, atMs: number) => ({
+      sessionId,
+      playerId,
+      asking: 1,
+      answer: { questionId: q.id, selectedIndex, isCorrect: selectedIndex === 2, pointsEarned: selectedIndex === 2 ? 40 : 0, elapsedMs: atMs - T0, answeredAtMs: atMs },
+    });
+    const inAnswersTable = async () =>
+      (await store.db.selectFrom('answers').select(['player_id', 'selected_index']).where('session_id', '=', sessionId).orderBy('player_id').execute()).map((r) => [r.player_id, r.selected_index]);
+    // Answers arriving during the question (each batch its own commit); Dev's second one is a duplicate.
+    await storage.commit({ sessionId, answers: [answer(cleo.id, 2, T0 + 900)], scores: [] });
+    await storage.commit({ sessionId, answers: [answer(dev.id, 1, T0 + 1200)], scores: [] });
+    await storage.commit({ sessionId, answers: [answer(dev.id, 3, T0 + 500)], scores: [] });
+    const expected = [
+      { playerId: cleo.id, name: 'Cleo', asking: 1, questionId: q.id, selectedIndex: 2, isCorrect: true, pointsEarned: 40, elapsedMs: 900, answeredAtMs: T0 + 900 },
+      { playerId: dev.id, name: 'Dev', asking: 1, questionId: q.id, selectedIndex: 1, isCorrect: false, pointsEarned: 0, elapsedMs: 1200, answeredAtMs: T0 + 1200 },
+    ];
+    const byPlayer = (rows: { playerId: string }[]) => [...rows].sort((a, b) => a.playerId.localeCompare(b.playerId));
+    // A resume (a crash with the question open) reads them: the first answer per player counts.
+    expect(byPlayer(await storage.loadAnswers(sessionId, 1))).toEqual(byPlayer(expected));
+    // On SQLite they wait in the log: `answers` is written only at the next step of the game.
+    if (dialect === 'sqlite') expect(await inAnswersTable()).toEqual([]);
+    // A resume reading while results settle the log at the same moment still sees every answer.
+    const [duringSettle] = await Promise.all([storage.loadAnswers(sessionId, 1), store.results.answerCounts(sessionId)]);
+    expect(byPlayer(duringSettle)).toEqual(byPlayer(expected));
+    // Settled by that read of the results; the answers now read from `answers`.
+    expect(await inAnswersTable()).toEqual([[cleo.id, 2], [dev.id, 1]].sort((a, b) => String(a[0]).localeCompare(String(b[0]))));
+    await storage.commit({ sessionId, answers: [answer(dev.id, 0, T0 + 1300)], scores: [] }); // a late duplicate: logged, not counted
+    // Results read them too (they settle the log first), with the open question counted.
+    expect(await store.results.answerCounts(sessionId)).toEqual(new Map([[cleo.id, { answered: 1, correct: 1 }], [dev.id, { answered: 1, correct: 0 }]]));
+
+    // The close: scores and snapshot. Everything is in `answers`, the first answer per player kept.
+    await storage.commit({ sessionId, answers: [answer(cleo.id, 0, T0 + 100)], scores: [{ playerId: cleo.id, pointsTotal: 40, reachedAtMs: T0 + 900 }], snapshot: { live: snapshot, currentQuestionIndex: 0 } });
+    expect(await inAnswersTable()).toEqual([[cleo.id, 2], [dev.id, 1]].sort((a, b) => String(a[0]).localeCompare(String(b[0]))));
+    expect(await store.db.selectFrom('answer_log').select('player_id').where('session_id', '=', sessionId).execute()).toEqual([]);
+    expect(byPlayer(await storage.loadAnswers(sessionId, 1))).toEqual(byPlayer(expected));
+
+    // A restart of the session clears both.
+    await storage.commit({ sessionId, answers: [answer(dev.id, 2, T0 + 50)], scores: [] });
+    await store.db.transaction().execute((trx) => store.scores.clearSession(trx, sessionId));
+    expect(await storage.loadAnswers(sessionId, 1)).toEqual([]);
+  });
 });

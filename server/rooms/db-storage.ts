@@ -103,10 +103,15 @@ export class DbRoomStorage implements RoomStorage {
           const questions = await existingIds(trx, 'questions', kept.map((a) => a.answer.questionId));
           kept = kept.filter((a) => sessionExists && players.has(a.playerId) && questions.has(a.answer.questionId));
         }
-        await this.store.scores.insertAnswers(
+        await this.store.scores.logAnswers(
           trx,
           kept.map((a) => ({ sessionId: a.sessionId, playerId: a.playerId, asking: a.asking, ...a.answer, answeredAt: iso(a.answer.answeredAtMs) })),
         );
+      }
+      // A step of the game (not just answers arriving): the open questions' logged answers move
+      // into `answers` (SQLite, scores.ts), so a closed question's answers are all in one place.
+      if (snapshot || batch.autoRotate !== undefined || batch.scores.length > 0 || (batch.askings?.length ?? 0) > 0) {
+        await this.store.scores.settleAnswers(trx, sessionId);
       }
       if (snapshot || batch.autoRotate !== undefined) {
         let update = trx.updateTable('sessions').where('id', '=', sessionId);

@@ -52,7 +52,14 @@ export class Ranker {
 }
 
 export class ResultsRepository {
-  constructor(private readonly db: Kysely<Database>) {}
+  /**
+   * `settle` moves a session's logged answers into `answers` (SQLite's answer log, scores.ts), so
+   * results include the answers of a question still open, as they always have.
+   */
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly settle: (sessionId: string) => Promise<void> = async () => {},
+  ) {}
 
   /** One page of the leaderboard in rank order (total, then who reached it first, then id), after `after`. */
   async leaderboardPage(
@@ -81,6 +88,7 @@ export class ResultsRepository {
   /** Answers given and answers right, per player of a session (all of them, or those of `playerIds`). */
   async answerCounts(sessionId: string, playerIds?: string[]): Promise<Map<string, { answered: number; correct: number }>> {
     if (playerIds?.length === 0) return new Map();
+    await this.settle(sessionId);
     let query = this.db
       .selectFrom('answers')
       .select(['player_id', (eb) => eb.fn.countAll().as('answered'), (eb) => eb.fn.sum('is_correct').as('correct')])
@@ -115,6 +123,7 @@ export class ResultsRepository {
    * has since been taken out of the session (its answers still count).
    */
   async questionStats(sessionId: string): Promise<QuestionResults[]> {
+    await this.settle(sessionId);
     const totals = await this.db
       .selectFrom('answers')
       .select([
@@ -181,6 +190,7 @@ export class ResultsRepository {
 
   /** One player's answers in a session, in the order given. */
   async playerAnswers(sessionId: string, playerId: string): Promise<PlayerAnswerRow[]> {
+    await this.settle(sessionId);
     const rows = await this.db
       .selectFrom('answers as a')
       .innerJoin('questions as q', 'q.id', 'a.question_id')
@@ -208,6 +218,7 @@ export class ResultsRepository {
     after: { asking: number; playerId: string } | null,
     limit = EXPORT_PAGE_SIZE,
   ): Promise<(ExportAnswerRow & { playerId: string })[]> {
+    await this.settle(sessionId);
     let query = this.db
       .selectFrom('answers as a')
       .innerJoin('players as p', 'p.id', 'a.player_id')

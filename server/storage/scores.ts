@@ -1,4 +1,4 @@
-import type { Kysely, Transaction } from 'kysely';
+import { type Kysely, sql, type Transaction } from 'kysely';
 import type { Database } from './schema.js';
 import type { SQLiteDatabase, SQLiteStatement } from './sqlite-driver.js';
 
@@ -29,12 +29,22 @@ export interface ScoreWriteRow {
 
 type Db = Kysely<Database> | Transaction<Database>;
 
+const ANSWER_COLUMNS = 'session_id, player_id, question_id, asking, selected_index, is_correct, points_earned, elapsed_ms, answered_at';
+
 /** Rows per INSERT: well under both drivers' bound-parameter limits. */
 const CHUNK = 500;
 
 /**
  * Answers and per-session scores: written by the live runner (inside its own transactions, hence
  * the `db` parameter), read back on resume, cleared by restart.
+ *
+ * On SQLite, answers committed in the runner's transactions go to `answer_log` first: appending
+ * writes a page or two per commit, where `answers`' indexes on random player ids cost a page per
+ * answer per index in every one of a question's many small commits (2.5× the CPU and 8× the WAL,
+ * docs/PERFORMANCE.md). `settleAnswers` moves a session's log into `answers` in one statement:
+ * the runner does it in every commit of a game step (a question's close among them), readers of
+ * results before they read, and `answersForAsking` reads both. The first answer stored for a
+ * player and asking wins, in `answers` as in the log.
  */
 export class ScoreRepository {
   private readonly direct: DirectSqliteWrites | undefined;
@@ -61,14 +71,27 @@ export class ScoreRepository {
 
   /** The answers of one asking, with each player's name (for leaderboard rows after a resume). */
   async answersForAsking(sessionId: string, asking: number): Promise<(AnswerRecord & { name: string })[]> {
-    const rows = await this.db
-      .selectFrom('answers as a')
-      .innerJoin('players as p', 'p.id', 'a.player_id')
-      .selectAll('a')
-      .select('p.name')
-      .where('a.session_id', '=', sessionId)
-      .where('a.asking', '=', asking)
-      .execute();
+    const read = (db: Db, table: 'answers' | 'answer_log') =>
+      db
+        .selectFrom(`${table} as a`)
+        .innerJoin('players as p', 'p.id', 'a.player_id')
+        .selectAll('a')
+        .select('p.name')
+        .where('a.session_id', '=', sessionId)
+        .where('a.asking', '=', asking);
+    const rows = this.direct
+      ? // Both tables in one transaction, so no settle can move a row between the two reads. The
+        // log holds what is not settled yet (a question still open, or a crash before its close).
+        await this.db.transaction().execute(async (trx) => {
+          const stored = await read(trx, 'answers').execute();
+          const seen = new Set(stored.map((r) => r.player_id));
+          for (const r of await read(trx, 'answer_log').orderBy(sql`a.rowid`).execute()) {
+            if (!seen.has(r.player_id)) stored.push(r); // the first per player counts
+            seen.add(r.player_id);
+          }
+          return stored;
+        })
+      : await read(this.db, 'answers').execute();
     return rows.map((r) => ({
       sessionId: r.session_id,
       playerId: r.player_id,
@@ -81,6 +104,15 @@ export class ScoreRepository {
       elapsedMs: r.elapsed_ms,
       answeredAt: r.answered_at,
     }));
+  }
+
+  /**
+   * The live runner's answers (DbRoomStorage.commit): on SQLite inside a transaction, appended to
+   * the answer log until `settleAnswers`; otherwise straight into `answers`.
+   */
+  async logAnswers(db: Db, answers: AnswerRecord[]): Promise<void> {
+    if (this.direct && db.isTransaction) return this.direct.logAnswers(answers);
+    return this.insertAnswers(db, answers);
   }
 
   /** Inserts answers; one already stored for the same asking is kept as it was (the first counts). */
@@ -105,6 +137,16 @@ export class ScoreRepository {
         .onConflict((oc) => oc.columns(['session_id', 'asking', 'player_id']).doNothing())
         .execute();
     }
+  }
+
+  /**
+   * Moves the session's logged answers into `answers` (SQLite; nothing to do on PostgreSQL, which
+   * writes `answers` directly). Outside a transaction it opens one.
+   */
+  async settleAnswers(db: Db, sessionId: string): Promise<void> {
+    if (!this.direct) return;
+    if (db.isTransaction) return this.direct.settle(sessionId);
+    await this.db.transaction().execute((trx) => this.settleAnswers(trx, sessionId));
   }
 
   /** Writes absolute totals (idempotent, so a retried batch cannot double-count). */
@@ -154,31 +196,45 @@ export class ScoreRepository {
 
   async clearSession(trx: Db, sessionId: string): Promise<void> {
     await trx.deleteFrom('question_askings').where('session_id', '=', sessionId).execute();
+    await trx.deleteFrom('answer_log').where('session_id', '=', sessionId).execute();
     await trx.deleteFrom('answers').where('session_id', '=', sessionId).execute();
     await trx.deleteFrom('scores').where('session_id', '=', sessionId).execute();
   }
 }
 
 /**
- * The live game's two hot writes on SQLite, as prepared single-row statements run on the raw
- * connection: the same SQL as the Kysely versions above, without building and compiling a
- * multi-row query for every batch (in a 10,000-phone answer burst that was most of the writes'
- * JavaScript time, docs/PERFORMANCE.md). Used only inside a Kysely transaction, which holds the
- * connection, so the rows join that transaction and nothing else can interleave.
+ * The live game's hot writes on SQLite (answers, the answer log and its settling, scores), as
+ * prepared single-row statements run on the raw connection: the same SQL as the Kysely versions
+ * above, without building and compiling a multi-row query for every batch (in a 10,000-phone
+ * answer burst that was most of the writes' JavaScript time, docs/PERFORMANCE.md). Used only inside
+ * a Kysely transaction, which holds the connection, so the rows join that transaction and nothing
+ * else can interleave.
  */
 class DirectSqliteWrites {
   private answer: SQLiteStatement | undefined;
+  private loggedAnswer: SQLiteStatement | undefined;
   private score: SQLiteStatement | undefined;
+  private settleLog: SQLiteStatement | undefined;
+  private clearLog: SQLiteStatement | undefined;
 
   constructor(private readonly sqlite: SQLiteDatabase) {}
 
   insertAnswers(answers: AnswerRecord[]): void {
     this.answer ??= this.sqlite.prepare(
-      `insert into answers (session_id, player_id, question_id, asking, selected_index, is_correct, points_earned, elapsed_ms, answered_at)
-       values (?, ?, ?, ?, ?, ?, ?, ?, ?) on conflict (session_id, asking, player_id) do nothing`,
+      `insert into answers (${ANSWER_COLUMNS}) values (?, ?, ?, ?, ?, ?, ?, ?, ?) on conflict (session_id, asking, player_id) do nothing`,
     );
+    this.runForEach(this.answer, answers);
+  }
+
+  /** Appends to the answer log (see ScoreRepository); `settle` moves them into `answers`. */
+  logAnswers(answers: AnswerRecord[]): void {
+    this.loggedAnswer ??= this.sqlite.prepare(`insert into answer_log (${ANSWER_COLUMNS}) values (?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+    this.runForEach(this.loggedAnswer, answers);
+  }
+
+  private runForEach(statement: SQLiteStatement, answers: AnswerRecord[]): void {
     for (const a of answers) {
-      this.answer.run(a.sessionId, a.playerId, a.questionId, a.asking, a.selectedIndex, a.isCorrect ? 1 : 0, a.pointsEarned, Math.round(a.elapsedMs), a.answeredAt);
+      statement.run(a.sessionId, a.playerId, a.questionId, a.asking, a.selectedIndex, a.isCorrect ? 1 : 0, a.pointsEarned, Math.round(a.elapsedMs), a.answeredAt);
     }
   }
 
@@ -188,5 +244,16 @@ class DirectSqliteWrites {
        on conflict (session_id, player_id) do update set points_total = excluded.points_total, reached_at = excluded.reached_at`,
     );
     for (const s of scores) this.score.run(sessionId, s.playerId, s.pointsTotal, s.reachedAt);
+  }
+
+  /** In key order, each index page is written once; rowid order among a player's answers keeps the first. */
+  settle(sessionId: string): void {
+    this.settleLog ??= this.sqlite.prepare(
+      `insert into answers (${ANSWER_COLUMNS}) select ${ANSWER_COLUMNS} from answer_log where session_id = ?
+       order by asking, player_id, rowid on conflict (session_id, asking, player_id) do nothing`,
+    );
+    this.clearLog ??= this.sqlite.prepare('delete from answer_log where session_id = ?');
+    this.settleLog.run(sessionId);
+    this.clearLog.run(sessionId);
   }
 }

@@ -36,8 +36,8 @@ export class Store {
     this.media = new MediaRepository(db);
     this.players = new PlayerRepository(db);
     this.questions = new QuestionRepository(db);
-    this.results = new ResultsRepository(db);
     this.scores = new ScoreRepository(db, handle.sqlite);
+    this.results = new ResultsRepository(db, (sessionId) => this.scores.settleAnswers(db, sessionId));
     this.sessions = new SessionRepository(db);
     this.settings = new SettingsRepository(db);
     this.showtimes = new ShowtimeRepository(db);
