@@ -7,6 +7,7 @@ import { CLOSE_CODES } from '../../protocol/index.js';
 import { toPublicSessionInfo } from '../sessions/public-view.js';
 import type { AdminAuth } from '../auth/admin-auth.js';
 import { type Clock, DbRoomStorage, type LifecycleSource, type RoomLog, RoomManager, type RoomStorage, systemClock } from '../rooms/index.js';
+import type { Program } from '../engine/index.js';
 import type { Store } from '../storage/store.js';
 import { instrumentedRoomStorage, timedBroadcaster } from '../ops/instrument.js';
 import type { Metrics } from '../ops/metrics.js';
@@ -62,7 +63,9 @@ export async function startRealtime(deps: RealtimeDeps, options: RealtimeOptions
   const hub = new Hub();
   const { metrics } = deps;
   const clock = options.clock ?? systemClock;
-  const rehearsal = rehearsals(options.rehearsalPlayers ?? REHEARSAL_PLAYERS, deps.log);
+  // Rooms (one instance) and the rehearsal read the same storage.
+  const storage = options.storage ?? new DbRoomStorage(deps.store);
+  const rehearsal = rehearsals(options.rehearsalPlayers ?? REHEARSAL_PLAYERS, storage, deps.log);
   const cluster = deps.cluster
     ? await startClusterNode(deps.cluster, {
         store: deps.store,
@@ -80,7 +83,6 @@ export async function startRealtime(deps: RealtimeDeps, options: RealtimeOptions
   if (cluster) {
     rooms = cluster.rooms;
   } else {
-    const storage = options.storage ?? new DbRoomStorage(deps.store);
     rooms = new RoomManager({
       storage: metrics ? instrumentedRoomStorage(storage, metrics) : storage,
       broadcaster: metrics ? timedBroadcaster(hub, metrics) : hub,
@@ -91,8 +93,9 @@ export async function startRealtime(deps: RealtimeDeps, options: RealtimeOptions
     });
     // Before resuming: a resumed live game's next question runs warm too, and the resume's grace
     // for players coming back (DESIGN §8) is not spent rehearsing before sockets are accepted.
-    const live = (await storage.listLiveSessionIds()).length;
-    if (live > 0) await rehearsal.run();
+    const liveIds = await storage.listLiveSessionIds();
+    const live = liveIds.length;
+    if (live > 0) await rehearsal.run(liveIds[0]);
     const resumingAtMs = Date.now();
     await rooms.start();
     // With the log's "Server listening" line: how much of the resume's grace went before phones could connect.
@@ -162,12 +165,20 @@ function relayFrameCounter(metrics: Metrics): (kind: RelayFrameKind, used: boole
   return (kind, used) => (used ? counters[kind].used : counters[kind].unused).inc();
 }
 
+/** The program a rehearsal plays: the started (or first resumed) session's own, when it can be read. */
+async function programOf(storage: RoomStorage, sessionId: string): Promise<Program | undefined> {
+  const session = await storage.loadSession(sessionId);
+  return session && storage.loadProgram(session);
+}
+
 /** One rehearsal at a time: sessions started together share the one in progress. */
-function rehearsals(players: number, log: RoomLog) {
+function rehearsals(players: number, storage: RoomStorage, log: RoomLog) {
   let running: Promise<void> | null = null;
-  const run = (): Promise<void> => {
+  const run = (sessionId: string): Promise<void> => {
     if (players <= 0) return Promise.resolve();
-    running ??= rehearse(log, players)
+    running ??= programOf(storage, sessionId)
+      .catch(() => undefined) // unreadable: the built-in program still warms most of the path
+      .then((program) => rehearse(log, players, program))
       .then(() => undefined)
       .catch((err) => log.warn({ err }, 'the warm-up rehearsal failed'))
       .finally(() => (running = null));

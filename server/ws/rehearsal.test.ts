@@ -1,16 +1,54 @@
 import { describe, expect, it } from 'vitest';
+import type { Program } from '../engine/index.js';
 import { rehearse } from './rehearsal.js';
+
+const quiet = () => {
+  const errors: unknown[] = [];
+  return { errors, log: { error: (details: object) => errors.push(details), warn: (details: object) => errors.push(details), info: () => {} } };
+};
 
 describe('the warm-up rehearsal', () => {
   it('plays a whole question to its players and leaves nothing running', async () => {
     const errors: unknown[] = [];
     const log = { error: (details: object) => errors.push(details), warn: (details: object) => errors.push(details), info: () => {} };
-    const counts = await rehearse(log, 40);
+    const { sent, framesReceived } = await rehearse(log, 40);
     expect(errors).toEqual([]);
-    expect(counts.get('answer_accepted')).toBe(40);
+    expect(sent.get('answer_accepted')).toBe(40);
     // Every player answered, so the question ended early and each got a result.
-    expect(counts.get('answer_result')).toBe(40);
-    expect(counts.get('question_end')).toBe(1);
-    expect(counts.get('leaderboard_update')).toBe(1);
+    expect(sent.get('answer_result')).toBe(40);
+    expect(sent.get('question_end')).toBe(40);
+    // Everything sent crossed the loopback sockets: the join, the question, the accept, the end.
+    expect(framesReceived).toBe([...sent.values()].reduce((a, b) => a + b, 0) + 40);
+  });
+
+  it('plays the session’s own first question when given its program, past the slides before it', async () => {
+    const { errors, log } = quiet();
+    const question = (id: string) => ({ id, text: `Question ${id}?`, choices: ['A', 'B', 'C', 'D'], correctIndex: 2, points: 100, timeLimitSeconds: 20, categories: [], media: null });
+    const program: Program = {
+      sessionId: 'the-real-session',
+      items: [
+        { itemType: 'slide', id: 'welcome', slideType: 'intro', slideData: {} },
+        { itemType: 'slide', id: 'rules', slideType: 'rules', slideData: { text: 'Fastest right answer wins' } },
+        { itemType: 'question', id: 'item-1', question: question('q-1') },
+        { itemType: 'question', id: 'item-2', question: question('q-2') },
+      ],
+      media: [],
+      mediaItemsPerTransition: 1,
+    };
+    const { sent, framesReceived } = await rehearse(log, 24, program);
+    expect(errors).toEqual([]);
+    // Answers naming q-1 were accepted: the rehearsal reached that question and asked it.
+    expect(sent.get('answer_accepted')).toBe(24);
+    expect(sent.get('answer_result')).toBe(24);
+    expect(framesReceived).toBe([...sent.values()].reduce((a, b) => a + b, 0) + 24);
+    expect(program.sessionId).toBe('the-real-session'); // the session's program is not touched
+  });
+
+  it('falls back to its own question when the program has none', async () => {
+    const { errors, log } = quiet();
+    const program: Program = { sessionId: 's', items: [{ itemType: 'slide', id: 'only', slideType: 'intro', slideData: {} }], media: [], mediaItemsPerTransition: 1 };
+    const { sent } = await rehearse(log, 10, program);
+    expect(errors).toEqual([]);
+    expect(sent.get('answer_result')).toBe(10);
   });
 });

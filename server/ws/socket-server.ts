@@ -18,7 +18,7 @@ import {
 import type { EngineEvent } from '../engine/index.js';
 import type { RoomDirectory, RoomLog, RoomPort } from '../rooms/index.js';
 import { type AuthDeps, type ConnectionAuth, authenticateConnection } from './auth.js';
-import type { Client, Hub } from './hub.js';
+import { type Client, type Hub, newClient } from './hub.js';
 
 export const WS_PATH = '/ws';
 /** RFC 6455 "internal error": something failed on our side while connecting. */
@@ -32,14 +32,17 @@ export interface SocketServerDeps extends AuthDeps {
   log: RoomLog;
 }
 
+/** The players' and screens' WebSocket server (the rehearsal opens its loopback sockets with it too). */
+export const SOCKET_SERVER_OPTIONS = {
+  noServer: true,
+  maxPayload: MAX_CLIENT_FRAME_BYTES,
+  // Compression would cost CPU per socket per message and defeat serialize-once fan-out.
+  perMessageDeflate: false,
+  clientTracking: false,
+} as const;
+
 export class SocketServer {
-  private readonly wss = new WebSocketServer({
-    noServer: true,
-    maxPayload: MAX_CLIENT_FRAME_BYTES,
-    // Compression would cost CPU per socket per message and defeat serialize-once fan-out.
-    perMessageDeflate: false,
-    clientTracking: false,
-  });
+  private readonly wss = new WebSocketServer(SOCKET_SERVER_OPTIONS);
   private readonly sockets = new Set<WebSocket>();
   private nextConnectionId = 1;
   private closing = false;
@@ -88,18 +91,7 @@ export class SocketServer {
 
   private attach(ws: WebSocket, room: RoomPort, role: Client['role'], playerId: string | null, name: string | null): void {
     const { hub, log } = this.deps;
-    const client: Client = {
-      id: `c${this.nextConnectionId++}`,
-      sessionId: room.sessionId,
-      role,
-      playerId,
-      socket: ws,
-      heardAtMs: Date.now(),
-      pingSentAtMs: null,
-      overBufferChecks: 0,
-      messageTokens: MAX_CLIENT_MESSAGE_BURST,
-      tokensRefilledAtMs: Date.now(),
-    };
+    const client = newClient(`c${this.nextConnectionId++}`, room.sessionId, role, playerId, ws, Date.now());
     this.sockets.add(ws);
 
     ws.on('message', (data, isBinary) => this.onMessage(client, room, data, isBinary));
