@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { RoundRobin } from './failover.js';
+import { warmUpGenerator } from './generator-warmup.js';
 import type { TargetName, TargetResult } from './ipc.js';
 import { formatReport } from './report.js';
 import { runBench, type BenchOptions, type BenchReport } from './runner.js';
@@ -35,6 +36,13 @@ describe('the failover step’s balancer (nginx’s defaults)', () => {
     expect([balancer.next(), balancer.next(), balancer.next()]).toEqual([0, 1, 2]);
     for (const i of [0, 1, 2]) balancer.refused(i);
     expect(balancer.next()).toBe(0);
+  });
+});
+
+describe('the generator’s own warm-up', () => {
+  it('plays its questions through the phones’ code against a throwaway server in its own process', async () => {
+    // 64 phones × 48 questions, each answered and given its result.
+    expect(await warmUpGenerator()).toBe(64 * 48);
   });
 });
 

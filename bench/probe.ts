@@ -24,17 +24,31 @@ export interface ProbeRequest {
    * of the main thread covers exactly the rounds, without registration and connection noise.
    */
   rounds?: 'start' | 'end';
+  /**
+   * A measured round starts now. With a profile running, its time is kept and written next to
+   * the profile (`<file>.rounds.json`), so `profile-summary.ts --round N` can show one round.
+   */
+  markRound?: boolean;
 }
 
 /** Sampling interval of the rounds' CPU profile (µs): V8's default for --cpu-prof. */
 const PROFILE_INTERVAL_US = 1000;
 
+/** Now on V8's profile clock (CLOCK_MONOTONIC, µs): the clock of a profile's startTime and samples. */
+const monotonicUs = () => Number(process.hrtime.bigint() / 1000n);
+
 function roundsProfiler(file: string | undefined) {
-  if (!file) return async (_mark: 'start' | 'end') => {};
+  if (!file) return async (_mark: 'start' | 'end' | 'round') => {};
   const session = new Session();
   session.connect();
-  return async (mark: 'start' | 'end') => {
+  let roundStartsUs: number[] = [];
+  return async (mark: 'start' | 'end' | 'round') => {
+    if (mark === 'round') {
+      roundStartsUs.push(monotonicUs());
+      return;
+    }
     if (mark === 'start') {
+      roundStartsUs = [];
       await session.post('Profiler.enable');
       await session.post('Profiler.setSamplingInterval', { interval: PROFILE_INTERVAL_US });
       await session.post('Profiler.start');
@@ -42,6 +56,7 @@ function roundsProfiler(file: string | undefined) {
     }
     const { profile } = await session.post('Profiler.stop');
     fs.writeFileSync(file, JSON.stringify(profile));
+    fs.writeFileSync(file.replace(/\.cpuprofile$/, '') + '.rounds.json', JSON.stringify({ roundStartsUs }));
   };
 }
 
@@ -75,6 +90,7 @@ export function installProbe(): void {
     if (!request || request.type !== 'probe') return;
     if (request.gc && typeof globalThis.gc === 'function') globalThis.gc();
     if (request.rounds) await profile(request.rounds);
+    if (request.markRound) await profile('round');
     const eventLoop: EventLoopDelay = {
       p50: histogram.count ? delayMs(histogram.percentile(50)) : 0,
       p99: histogram.count ? delayMs(histogram.percentile(99)) : 0,

@@ -1,7 +1,9 @@
 /**
- * `npx tsx bench/profile-summary.ts <file.cpuprofile> [top]`: where a profiled server spent its
- * CPU, as shares of the busy time (idle excluded), by part of the system and by function (self
- * time). Used to write docs/PERFORMANCE.md from the rounds' profiles that `--cpu-prof` writes.
+ * `npx tsx bench/profile-summary.ts <file.cpuprofile> [top] [--round N]`: where a profiled server
+ * spent its CPU, as shares of the busy time (idle excluded), by part of the system and by function
+ * (self time). Used to write docs/PERFORMANCE.md from the rounds' profiles that `--cpu-prof`
+ * writes. `--round N` keeps the samples of the Nth measured round only (from the round starts the
+ * probe writes next to the profile), to compare a first round with a later one.
  */
 import fs from 'node:fs';
 
@@ -13,6 +15,7 @@ interface ProfileNode {
 
 interface CpuProfile {
   nodes: ProfileNode[];
+  startTime: number;
   samples: number[];
   timeDeltas: number[];
 }
@@ -35,8 +38,22 @@ const PARTS: [string, (fn: string, url: string) => boolean][] = [
   ['node: streams, net, timers', (_fn, url) => url.startsWith('node:')],
 ];
 
-function summarize(file: string, top: number): string {
+/** Which samples to count: all, or those between the Nth round's start and the next one's. */
+function sampleFilter(file: string, profile: CpuProfile, round: number | undefined): (i: number) => boolean {
+  if (round === undefined) return () => true;
+  const marks = JSON.parse(fs.readFileSync(file.replace(/\.cpuprofile$/, '') + '.rounds.json', 'utf8')) as { roundStartsUs: number[] };
+  const from = marks.roundStartsUs[round - 1];
+  if (from === undefined) throw new Error(`the profile has ${marks.roundStartsUs.length} rounds`);
+  const to = marks.roundStartsUs[round] ?? Number.POSITIVE_INFINITY;
+  const at: number[] = [];
+  let t = profile.startTime;
+  for (const delta of profile.timeDeltas) at.push((t += delta));
+  return (i) => at[i] >= from && at[i] < to;
+}
+
+function summarize(file: string, top: number, round?: number): string {
   const profile = JSON.parse(fs.readFileSync(file, 'utf8')) as CpuProfile;
+  const counted = sampleFilter(file, profile, round);
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   const parentOf = new Map<number, ProfileNode>();
   for (const node of profile.nodes) for (const child of node.children ?? []) parentOf.set(child, node);
@@ -49,7 +66,9 @@ function summarize(file: string, top: number): string {
   };
   markProbe(profile.nodes[0], false);
   const selfUs = new Map<number, number>();
-  profile.samples.forEach((id, i) => selfUs.set(id, (selfUs.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0)));
+  profile.samples.forEach((id, i) => {
+    if (counted(i)) selfUs.set(id, (selfUs.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0));
+  });
 
   const parts = new Map<string, number>();
   const functions = new Map<string, number>();
@@ -77,7 +96,7 @@ function summarize(file: string, top: number): string {
   const rows = (map: Map<string, number>, n: number) =>
     [...map].sort((a, b) => b[1] - a[1]).slice(0, n).map(([name, us]) => `| ${name} | ${(us / 1000).toFixed(0)} | ${pct(us)} |`);
   return [
-    `${file}: busy ${(busyUs / 1e6).toFixed(2)} s, idle ${(idleUs / 1e6).toFixed(2)} s`,
+    `${file}${round === undefined ? '' : ` round ${round}`}: busy ${(busyUs / 1e6).toFixed(2)} s, idle ${(idleUs / 1e6).toFixed(2)} s`,
     '',
     '| part | ms | share |',
     '|---|--:|--:|',
@@ -89,9 +108,12 @@ function summarize(file: string, top: number): string {
   ].join('\n');
 }
 
-const [file, top] = process.argv.slice(2);
-if (!file) {
-  console.error('usage: npx tsx bench/profile-summary.ts <file.cpuprofile> [top]');
+const args = process.argv.slice(2);
+const roundAt = args.indexOf('--round');
+const round = roundAt >= 0 ? Number(args.splice(roundAt, 2)[1]) : undefined;
+const [file, top] = args;
+if (!file || (round !== undefined && !(round >= 1))) {
+  console.error('usage: npx tsx bench/profile-summary.ts <file.cpuprofile> [top] [--round N]');
   process.exit(2);
 }
-console.log(summarize(file, Number(top ?? 30)));
+console.log(summarize(file, Number(top ?? 30), round));

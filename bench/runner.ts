@@ -67,7 +67,7 @@ function runGenerator(server: RunningTarget | RunningCluster, config: GeneratorC
   let leaseMs: Promise<number | null> = Promise.resolve(null);
   let counting: Promise<void> = Promise.resolve();
   // The generator holds every phone's socket plus an admin and a display per session.
-  const { command, args } = nodeCommand(['--import', 'tsx', 'bench/generator.ts'], descriptorsFor(config.players + 2 * config.sessions));
+  const { command, args } = nodeCommand(['--expose-gc', '--import', 'tsx', 'bench/generator.ts'], descriptorsFor(config.players + 2 * config.sessions));
   const child = spawn(command, args, {
     cwd: REPO_ROOT,
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
@@ -122,7 +122,7 @@ function runGenerator(server: RunningTarget | RunningCluster, config: GeneratorC
                 else if (relayAtStart) relayPerRound = relayRounds(relayAtStart, c, config.rounds);
               });
           counting
-            .then(() => server.probe({ gc: message.gc, resetEventLoop: message.resetEventLoop, rounds: message.rounds }))
+            .then(() => server.probe({ gc: message.gc, resetEventLoop: message.resetEventLoop, rounds: message.rounds, markRound: message.markRound }))
             .then(({ eventLoop, heapUsedKb }) => {
               const reading = { rssKb: readRssKb(server.pid), heapUsedKb, cpuSeconds: readCpuSeconds(server.pid), writeSyscalls: readWriteSyscalls(server.pid), eventLoop };
               tell({ type: 'probe', id: message.id, reading });
