@@ -108,9 +108,10 @@ export class DbRoomStorage implements RoomStorage {
           kept.map((a) => ({ sessionId: a.sessionId, playerId: a.playerId, asking: a.asking, ...a.answer, answeredAt: iso(a.answer.answeredAtMs) })),
         );
       }
-      // A step of the game (not just answers arriving): the open questions' logged answers move
-      // into `answers` (SQLite, scores.ts), so a closed question's answers are all in one place.
-      if (snapshot || batch.autoRotate !== undefined || batch.scores.length > 0 || (batch.askings?.length ?? 0) > 0) {
+      // A quiet step of the game (the reveal ending, a hold, a slide; not a question's start or
+      // close, whose results and fan-out wait for their commit): the logged answers move into
+      // `answers` (SQLite, scores.ts). Readers see both until then (loadAnswers, results).
+      if ((snapshot || batch.autoRotate !== undefined) && batch.scores.length === 0 && (batch.askings?.length ?? 0) === 0) {
         await this.store.scores.settleAnswers(trx, sessionId);
       }
       if (snapshot || batch.autoRotate !== undefined) {
