@@ -21,6 +21,22 @@ describe('PMap', () => {
     expect(changed.has('b')).toBe(true);
   });
 
+  it('walks every entry once, in the iterators\' order, and stops a test at the first key that fails it', () => {
+    let map = PMap.empty<number>();
+    for (let i = 0; i < 500; i++) map = map.set(`p${i}`, i);
+    const walked: [string, number][] = [];
+    map.forEach((value, key) => walked.push([key, value]));
+    expect(walked).toEqual([...map.entries()]);
+    expect(map.keyList()).toEqual([...map.keys()]);
+    expect(map.keyList()).toHaveLength(500);
+    expect(map.everyKey((key) => key.startsWith('p'))).toBe(true);
+    const seen: string[] = [];
+    expect(map.everyKey((key) => (seen.push(key), key !== 'p250'))).toBe(false);
+    expect(seen.at(-1)).toBe('p250');
+    expect(seen.length).toBeLessThan(500);
+    expect(PMap.empty<number>().everyKey(() => false)).toBe(true);
+  });
+
   it('deleting a missing key returns the same map', () => {
     const map = PMap.from([['a', 1]]);
     expect(map.delete('zzz')).toBe(map);

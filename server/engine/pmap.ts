@@ -3,12 +3,18 @@
  *
  * Why: the engine never mutates its input state, and a game may hold ten thousand players.
  * Copying one big Map for every answer would make a question cost O(players²). Keys are spread
- * by a string hash over a two-level tree of 64 × 64 small leaf Maps, so a write copies two
- * 64-slot arrays (cheap, flat copies) and one leaf of a few entries: about the same cost at 100
- * players as at 10,000. `setAll` writes many keys at once and copies each touched node once.
+ * by a string hash over a three-level tree of 16 × 16 × 16 small leaves, so a write copies three
+ * 16-slot arrays and one leaf of a few entries: about the same cost at 100 players as at 10,000.
+ * `setAll` writes many keys at once and copies each touched node once.
+ *
+ * A leaf is a flat array [key0, value0, key1, value1, …]: with 4,096 leaves a game's maps hold a
+ * few entries per leaf, which a scan finds as fast as a hash lookup, and a leaf copies with one
+ * `slice`. Every answer writes here, so the bytes copied per write are what the garbage collector
+ * pays for at 10,000 phones (64-way nodes and Map leaves copied about 1.4 KB per write, this about
+ * 0.5 KB; docs/PERFORMANCE.md).
  */
 
-const BITS = 6;
+const BITS = 4;
 const FANOUT = 1 << BITS;
 const MASK = FANOUT - 1;
 
@@ -22,16 +28,25 @@ function hashOf(key: string): number {
   return hash >>> 0;
 }
 
-type Leaf<V> = ReadonlyMap<string, V>;
-type Branch<V> = ReadonlyArray<Leaf<V>>;
+/** Alternating keys and values. */
+type Leaf = readonly unknown[];
+type Twig = readonly Leaf[];
+type Branch = readonly Twig[];
 
-const EMPTY_LEAF: Leaf<never> = new Map<string, never>();
-const EMPTY_BRANCH: Branch<never> = new Array(FANOUT).fill(EMPTY_LEAF);
-const EMPTY_ROOT: ReadonlyArray<Branch<never>> = new Array(FANOUT).fill(EMPTY_BRANCH);
+const EMPTY_LEAF: Leaf = [];
+const EMPTY_TWIG: Twig = new Array(FANOUT).fill(EMPTY_LEAF);
+const EMPTY_BRANCH: Branch = new Array(FANOUT).fill(EMPTY_TWIG);
+const EMPTY_ROOT: readonly Branch[] = new Array(FANOUT).fill(EMPTY_BRANCH);
+
+/** Position of `key` in a leaf, or -1. */
+function indexIn(leaf: Leaf, key: string): number {
+  for (let i = 0; i < leaf.length; i += 2) if (leaf[i] === key) return i;
+  return -1;
+}
 
 export class PMap<V> {
   private constructor(
-    private readonly root: ReadonlyArray<Branch<V>>,
+    private readonly root: readonly Branch[],
     /** Number of entries. */
     readonly size: number,
   ) {}
@@ -44,40 +59,40 @@ export class PMap<V> {
     return PMap.empty<V>().setAll(entries);
   }
 
-  private leafOf(key: string): Leaf<V> {
+  private leafOf(key: string): Leaf {
     const hash = hashOf(key);
-    return this.root[hash & MASK][(hash >>> BITS) & MASK];
+    return this.root[hash & MASK][(hash >>> BITS) & MASK][(hash >>> (2 * BITS)) & MASK];
   }
 
   get(key: string): V | undefined {
-    return this.leafOf(key).get(key);
+    const leaf = this.leafOf(key);
+    const at = indexIn(leaf, key);
+    return at < 0 ? undefined : (leaf[at + 1] as V);
   }
 
   has(key: string): boolean {
-    return this.leafOf(key).has(key);
+    return indexIn(this.leafOf(key), key) >= 0;
   }
 
   /** A new map with `key` set; this one is unchanged. */
   set(key: string, value: V): PMap<V> {
     const hash = hashOf(key);
-    const b = hash & MASK;
-    const l = (hash >>> BITS) & MASK;
-    const old = this.root[b][l];
-    const leaf = new Map(old);
-    leaf.set(key, value);
-    return new PMap<V>(this.replaceLeaf(b, l, leaf), this.size + (old.has(key) ? 0 : 1));
+    const old = this.root[hash & MASK][(hash >>> BITS) & MASK][(hash >>> (2 * BITS)) & MASK];
+    const at = indexIn(old, key);
+    const leaf = old.slice();
+    if (at >= 0) leaf[at + 1] = value;
+    else leaf.push(key, value);
+    return new PMap<V>(this.replaceLeaf(hash, leaf), this.size + (at >= 0 ? 0 : 1));
   }
 
   /** A new map without `key` (or this one, when the key is absent). */
   delete(key: string): PMap<V> {
     const hash = hashOf(key);
-    const b = hash & MASK;
-    const l = (hash >>> BITS) & MASK;
-    const old = this.root[b][l];
-    if (!old.has(key)) return this;
-    const leaf = new Map(old);
-    leaf.delete(key);
-    return new PMap<V>(this.replaceLeaf(b, l, leaf.size === 0 ? EMPTY_LEAF : leaf), this.size - 1);
+    const old = this.root[hash & MASK][(hash >>> BITS) & MASK][(hash >>> (2 * BITS)) & MASK];
+    const at = indexIn(old, key);
+    if (at < 0) return this;
+    const leaf = old.length === 2 ? EMPTY_LEAF : [...old.slice(0, at), ...old.slice(at + 2)];
+    return new PMap<V>(this.replaceLeaf(hash, leaf), this.size - 1);
   }
 
   /**
@@ -87,49 +102,86 @@ export class PMap<V> {
    */
   setAll(entries: Iterable<readonly [string, V]>): PMap<V> {
     const root = this.root.slice();
-    const ownBranches = new Set<Branch<V>>();
-    const ownLeaves = new Set<Leaf<V>>();
+    const own = new Set<readonly unknown[]>();
     let size = this.size;
+    let changed = false;
     for (const [key, value] of entries) {
       const hash = hashOf(key);
       const b = hash & MASK;
-      const l = (hash >>> BITS) & MASK;
-      let branch = root[b] as Leaf<V>[];
-      if (!ownBranches.has(branch)) {
-        branch = branch.slice();
-        ownBranches.add(branch);
-        root[b] = branch;
+      const t = (hash >>> BITS) & MASK;
+      const l = (hash >>> (2 * BITS)) & MASK;
+      let branch = root[b] as Twig[];
+      if (!own.has(branch)) own.add((root[b] = branch = branch.slice()));
+      let twig = branch[t] as Leaf[];
+      if (!own.has(twig)) own.add((branch[t] = twig = twig.slice()));
+      let leaf = twig[l] as unknown[];
+      if (!own.has(leaf)) own.add((twig[l] = leaf = leaf.slice()));
+      const at = indexIn(leaf, key);
+      if (at >= 0) leaf[at + 1] = value;
+      else {
+        leaf.push(key, value);
+        size++;
       }
-      let leaf = branch[l] as Map<string, V>;
-      if (!ownLeaves.has(leaf)) {
-        leaf = new Map(leaf);
-        ownLeaves.add(leaf);
-        branch[l] = leaf;
-      }
-      if (!leaf.has(key)) size++;
-      leaf.set(key, value);
+      changed = true;
     }
-    return size === this.size && ownLeaves.size === 0 ? this : new PMap<V>(root, size);
+    return changed ? new PMap<V>(root, size) : this;
   }
 
-  private replaceLeaf(b: number, l: number, leaf: Leaf<V>): Branch<V>[] {
+  private replaceLeaf(hash: number, leaf: Leaf): Branch[] {
+    const b = hash & MASK;
+    const t = (hash >>> BITS) & MASK;
+    const twig = this.root[b][t].slice();
+    twig[(hash >>> (2 * BITS)) & MASK] = leaf;
     const branch = this.root[b].slice();
-    branch[l] = leaf;
+    branch[t] = twig;
     const root = this.root.slice();
     root[b] = branch;
     return root;
   }
 
-  /** Entries in tree order: deterministic for a given set of keys, but not sorted. */
+  // The walks below visit entries in tree order: deterministic for a given set of keys, but not
+  // sorted. forEach, keyList and everyKey are for the hot paths (every answer, every close at
+  // 10,000 players): the generators allocate a result object per entry, these allocate nothing
+  // per entry beyond what they return.
+
+  forEach(fn: (value: V, key: string) => void): void {
+    for (const branch of this.root) {
+      for (const twig of branch) {
+        for (const leaf of twig) for (let i = 0; i < leaf.length; i += 2) fn(leaf[i + 1] as V, leaf[i] as string);
+      }
+    }
+  }
+
+  /** The keys as a new array. */
+  keyList(): string[] {
+    const keys: string[] = [];
+    this.forEach((_, key) => keys.push(key));
+    return keys;
+  }
+
+  /** True when `test` holds for every key; stops at the first that fails. */
+  everyKey(test: (key: string) => boolean): boolean {
+    for (const branch of this.root) {
+      for (const twig of branch) {
+        for (const leaf of twig) for (let i = 0; i < leaf.length; i += 2) if (!test(leaf[i] as string)) return false;
+      }
+    }
+    return true;
+  }
+
   *entries(): IterableIterator<[string, V]> {
-    for (const branch of this.root) for (const leaf of branch) if (leaf.size > 0) yield* leaf.entries();
+    for (const branch of this.root) {
+      for (const twig of branch) {
+        for (const leaf of twig) for (let i = 0; i < leaf.length; i += 2) yield [leaf[i] as string, leaf[i + 1] as V];
+      }
+    }
   }
 
   *keys(): IterableIterator<string> {
-    for (const branch of this.root) for (const leaf of branch) if (leaf.size > 0) yield* leaf.keys();
+    for (const [key] of this.entries()) yield key;
   }
 
   *values(): IterableIterator<V> {
-    for (const branch of this.root) for (const leaf of branch) if (leaf.size > 0) yield* leaf.values();
+    for (const [, value] of this.entries()) yield value;
   }
 }
