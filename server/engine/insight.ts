@@ -29,7 +29,7 @@ export const NO_INSIGHT_SENT: Insight = { sentAtMs: Number.NEGATIVE_INFINITY, du
 /** answers per choice, [A, B, C, D]. */
 export function distributionOf(answers: PMap<AnswerRecord>): number[] {
   const counts = [0, 0, 0, 0];
-  for (const answer of answers.values()) counts[answer.selectedIndex]++;
+  answers.forEach((answer) => counts[answer.selectedIndex]++);
   return counts;
 }
 

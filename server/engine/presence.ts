@@ -109,23 +109,16 @@ export function everyoneAnswered(state: EngineState, nowMs: number): boolean {
   // at once: after a resume the roster not back yet (while a full house reconnects, the answers
   // stored before the crash outnumber the phones back, and every answer would otherwise walk them
   // all), then recent drops, then the open sockets.
-  let present = 0;
-  if (grace && awaited.size > 0) {
-    for (const playerId of awaited.keys()) {
-      if (!phase.answers.has(playerId)) return false;
-      present++;
-    }
-  }
+  const { answers } = phase;
+  const answered = (playerId: string) => answers.has(playerId);
+  if (grace && awaited.size > 0 && !awaited.everyKey(answered)) return false;
+  let present = connections.size + (grace ? awaited.size : 0);
   for (const [playerId, atMs] of droppedAtMs.size > 0 ? droppedAtMs.entries() : []) {
     if (!dropCounts(atMs, nowMs)) continue;
-    if (!phase.answers.has(playerId)) return false;
+    if (!answers.has(playerId)) return false;
     present++;
   }
-  for (const playerId of connections.keys()) {
-    if (!phase.answers.has(playerId)) return false;
-    present++;
-  }
-  return present > 0;
+  return connections.everyKey(answered) && present > 0;
 }
 
 /**
@@ -148,7 +141,9 @@ export function presenceWakeAt(state: EngineState): number | null {
  * a little longer, never past the deadline).
  */
 export function presenceRoster(presence: Presence): string[] {
-  const roster = [...presence.connections.keys(), ...presence.droppedAtMs.keys()];
-  if (presence.resumeGraceEndsAtMs !== null) roster.push(...presence.awaited.keys());
+  const roster = presence.connections.keyList();
+  const add = (_: unknown, playerId: string) => roster.push(playerId);
+  presence.droppedAtMs.forEach(add);
+  if (presence.resumeGraceEndsAtMs !== null) presence.awaited.forEach(add);
   return roster;
 }

@@ -141,7 +141,7 @@ function appendBookkeeping(before: EngineState, after: EngineState, out: Out): v
   const unchanged = before.lastQuestionIndex === after.lastQuestionIndex && sameSnapshotInputs(before, after);
   if (!unchanged) {
     const snapshot = toLiveSnapshot(after);
-    if (!sameSnapshot(toLiveSnapshot(before), snapshot) || before.lastQuestionIndex !== after.lastQuestionIndex) {
+    if (!sameSnapshot(toLiveSnapshot(before, []), snapshot) || before.lastQuestionIndex !== after.lastQuestionIndex) {
       out.push({
         kind: 'persist',
         sessionId: after.program.sessionId,

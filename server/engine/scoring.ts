@@ -52,7 +52,9 @@ export function applyAnswers(
   const writes: ScoreWrite[] = [];
   const changed: [string, ScoreRecord][] = [];
   // Sorted so effects come out in the same order however the answers were inserted.
-  const sorted = [...answers.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  const sorted: [string, AnswerRecord][] = [];
+  answers.forEach((answer, playerId) => sorted.push([playerId, answer]));
+  sorted.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   for (const [playerId, answer] of sorted) {
     const old = scores.get(playerId);
     let record: ScoreRecord;

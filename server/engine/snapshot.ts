@@ -6,8 +6,12 @@ import type { EngineState, LiveSnapshot } from './types.js';
 import { presenceRoster } from './presence.js';
 import { itemAt } from './views.js';
 
-/** null when there is nothing to resume (not live, or stopped). */
-export function toLiveSnapshot(state: EngineState): LiveSnapshot | null {
+/**
+ * null when there is nothing to resume (not live, or stopped). `roster` defaults to who counts as
+ * present; a snapshot built only to be compared (sameSnapshot ignores the roster) passes [] and
+ * saves walking every player.
+ */
+export function toLiveSnapshot(state: EngineState, roster?: string[]): LiveSnapshot | null {
   const { phase } = state;
   if (state.status !== 'live' || phase.kind === 'waiting' || phase.kind === 'finished') return null;
   const base = {
@@ -17,7 +21,7 @@ export function toLiveSnapshot(state: EngineState): LiveSnapshot | null {
     phaseStartedAtMs: phase.startedAtMs,
     asking: state.asking,
     autoRotate: state.autoRotate,
-    roster: presenceRoster(state.presence),
+    roster: roster ?? presenceRoster(state.presence),
   };
   switch (phase.kind) {
     case 'hold':

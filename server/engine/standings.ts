@@ -29,7 +29,7 @@ function standingsOf(ids: Iterable<string>, scores: PMap<ScoreRecord>): Standing
 
 /** Everyone, by one full sort: for a state built from stored scores. */
 export function rankEveryone(scores: PMap<ScoreRecord>): Standings {
-  return standingsOf(scores.keys(), scores)
+  return standingsOf(scores.keyList(), scores)
     .sort(compareStandings)
     .map((s) => s.playerId);
 }

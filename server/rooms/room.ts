@@ -356,23 +356,23 @@ export class Room {
   private async execute(effects: Effect[], autoRotateChanged: boolean | undefined): Promise<void> {
     const { broadcaster } = this.deps;
     let committed = false;
-    const held = new Set<Effect>();
-    for (const [index, effect] of effects.entries()) {
+    // Acceptances held for their answer's commit. Runs for every answer: no iterator, no copies.
+    let held: Effect[] | undefined;
+    for (let index = 0; index < effects.length; index++) {
+      const effect = effects[index];
       switch (effect.kind) {
         case 'broadcast':
           broadcaster.toSession(this.sessionId, effect.to, effect.message);
           break;
         case 'send':
-          if (!held.has(effect)) broadcaster.toPlayer(this.sessionId, effect.playerId, effect.message);
+          if (!held?.includes(effect)) broadcaster.toPlayer(this.sessionId, effect.playerId, effect.message);
           break;
         case 'reply':
           broadcaster.toConnection(this.sessionId, effect.connectionId, effect.message);
           break;
         case 'saveAnswer': {
-          const accepted = effects
-            .slice(index + 1)
-            .find((e) => e.kind === 'send' && e.playerId === effect.playerId && e.message.type === 'answer_accepted');
-          if (accepted?.kind === 'send') held.add(accepted);
+          const accepted = acceptanceOf(effects, index);
+          if (accepted) (held ??= []).push(accepted);
           const write = { sessionId: effect.sessionId, playerId: effect.playerId, asking: effect.asking, answer: effect.answer };
           const { playerId } = effect;
           this.uncommitted.set(playerId, (this.uncommitted.get(playerId) ?? 0) + 1);
@@ -380,7 +380,7 @@ export class Room {
             const left = (this.uncommitted.get(playerId) ?? 1) - 1;
             if (left > 0) this.uncommitted.set(playerId, left);
             else this.uncommitted.delete(playerId);
-            if (accepted?.kind === 'send') broadcaster.toPlayer(this.sessionId, accepted.playerId, accepted.message);
+            if (accepted) broadcaster.toPlayer(this.sessionId, accepted.playerId, accepted.message);
           });
           break;
         }
@@ -433,4 +433,15 @@ export class Room {
     const wanted = this.state ? pendingWakeAt(this.state) : null;
     if (wanted !== this.timerAtMs || (wanted !== null && this.timer === null)) this.arm(wanted);
   }
+}
+
+/** The `answer_accepted` that follows the saveAnswer at `index` for the same player, if any. */
+function acceptanceOf(effects: Effect[], index: number): Extract<Effect, { kind: 'send' }> | undefined {
+  const save = effects[index];
+  if (save.kind !== 'saveAnswer') return undefined;
+  for (let i = index + 1; i < effects.length; i++) {
+    const e = effects[i];
+    if (e.kind === 'send' && e.playerId === save.playerId && e.message.type === 'answer_accepted') return e;
+  }
+  return undefined;
 }
