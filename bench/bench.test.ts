@@ -8,6 +8,7 @@ import type { TargetName, TargetResult } from './ipc.js';
 import { formatReport } from './report.js';
 import { runBench, type BenchOptions, type BenchReport } from './runner.js';
 import { percentile } from './stats.js';
+import { startScriptFlags } from './targets.js';
 
 /** One measured round on a few phones, short answer window and pause (the failover step included). */
 function oneQuickRound(players: number, targets: TargetName[], outDir: string): BenchOptions {
@@ -22,6 +23,15 @@ describe('percentile', () => {
     expect(percentile(values, 100)).toBe(100);
     expect(percentile([7], 99)).toBe(7);
     expect(percentile([], 50)).toBeNaN();
+  });
+});
+
+describe('Marquee’s Node.js flags in the bench', () => {
+  it('are npm start’s, read from package.json, and a start script of another form is refused', () => {
+    expect(startScriptFlags()).toEqual(['--max-semi-space-size=64']);
+    expect(startScriptFlags('node scripts/start.mjs')).toEqual([]);
+    expect(startScriptFlags('node --a=1 --b scripts/start.mjs')).toEqual(['--a=1', '--b']);
+    expect(() => startScriptFlags('tsx server/main.ts')).toThrow(/not "node \[flags\] scripts\/start.mjs"/);
   });
 });
 

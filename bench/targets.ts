@@ -87,6 +87,16 @@ async function waitUntilListening(child: ChildProcess, baseUrl: string, logPath:
   throw new Error(`server did not listen within ${READY_TIMEOUT_MS / 1000} s:\n${tail(logPath)}`);
 }
 
+/**
+ * The Node.js flags of `npm start` (package.json's start script, `node <flags> scripts/start.mjs`):
+ * Marquee is measured as it is run. The baseline, a bare ws server, runs on Node's defaults.
+ */
+export function startScriptFlags(start: string = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')).scripts.start): string[] {
+  const match = /^node((?: --[\w-]+(?:=\S+)?)*) scripts\/start\.mjs$/.exec(start);
+  if (!match) throw new Error(`package.json's start script is not "node [flags] scripts/start.mjs": ${start}`);
+  return match[1].split(' ').filter(Boolean);
+}
+
 export async function startTarget(name: TargetName, options: TargetOptions): Promise<RunningTarget> {
   const port = options.reuse?.port ?? (await freePort());
   const dataDir = options.reuse?.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), `marquee-bench-${name}-`));
@@ -99,7 +109,8 @@ export async function startTarget(name: TargetName, options: TargetOptions): Pro
     fs.mkdirSync(options.cpuProfileDir, { recursive: true });
     profilePath = path.join(options.cpuProfileDir, `${options.label}-${name}.cpuprofile`);
   }
-  const { command, args } = nodeCommand(['--import', 'tsx', '--expose-gc', script], options.openFiles);
+  const flags = name === 'baseline' ? [] : startScriptFlags();
+  const { command, args } = nodeCommand([...flags, '--import', 'tsx', '--expose-gc', script], options.openFiles);
   const child = spawn(command, args, {
     cwd: REPO_ROOT,
     env: {
