@@ -11,7 +11,13 @@ describe('the warm-up rehearsal', () => {
   it('plays a whole question to its players and leaves nothing running', async () => {
     const errors: unknown[] = [];
     const log = { error: (details: object) => errors.push(details), warn: (details: object) => errors.push(details), info: () => {} };
+    // Handles other than timers: the loopback's listener and sockets, the phones' worker (a MessagePort).
+    const open = () => process.getActiveResourcesInfo().filter((resource) => resource !== 'Timeout');
+    const before = open();
     const { sent, framesReceived } = await rehearse(log, 40);
+    // Closed handles leave in the event loop's close phase, after the turn that closed them.
+    for (let turn = 0; turn < 2; turn++) await new Promise((resolve) => setImmediate(resolve));
+    expect(open()).toEqual(before);
     expect(errors).toEqual([]);
     expect(sent.get('answer_accepted')).toBe(40);
     // Every player answered, so the question ended early and each got a result.

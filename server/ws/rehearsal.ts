@@ -126,10 +126,14 @@ async function openLoopback(count: number) {
   let failure: Error | undefined;
   // A worker that fails after opening only ends the rehearsal early (its frames stop arriving).
   phones.on('error', (err) => (failure ??= err));
+  // Resolves once the worker, every socket and the listener are gone: the rehearsal leaves nothing running.
   const close = async () => {
     phones.postMessage({ type: 'close' });
     await phones.terminate();
-    for (const ws of accepted) ws?.terminate();
+    const open = accepted.filter((ws) => ws && ws.readyState !== WebSocket.CLOSED);
+    const closed = open.map((ws) => new Promise<void>((resolve) => ws.once('close', () => resolve())));
+    for (const ws of open) ws.terminate();
+    await Promise.all(closed);
     await new Promise<void>((resolve) => httpServer.close(() => resolve()));
   };
   try {
