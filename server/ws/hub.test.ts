@@ -1,7 +1,8 @@
+import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import WebSocket from 'ws';
-import type { ServerMessage } from '../../protocol/index.js';
-import { type Client, Hub } from './hub.js';
+import WebSocket, { WebSocketServer } from 'ws';
+import { ERROR_CODES, errorMessage, type ServerMessage } from '../../protocol/index.js';
+import { type Client, Hub, newClient } from './hub.js';
 
 /** A socket stand-in that records what it was given. */
 function fakeClient(id: string, role: Client['role'], playerId: string | null = null, sessionId = 's1'): Client & { sent: unknown[] } {
@@ -84,6 +85,27 @@ describe('Hub fan-out', () => {
 
     hub.toPlayer('s1', 'ann', tick); // the next step corks again
     expect(writes).toEqual(['cork', 'uncork', 'cork']);
+  });
+
+  it('delivers a player’s own messages (handed to ws as strings) intact as text frames, non-ASCII too', async () => {
+    const wss = new WebSocketServer({ port: 0, host: '127.0.0.1', perMessageDeflate: false });
+    await new Promise((resolve) => wss.once('listening', resolve));
+    const accepted = new Promise<WebSocket>((resolve) => wss.once('connection', resolve));
+    const phone = new WebSocket(`ws://127.0.0.1:${(wss.address() as AddressInfo).port}`);
+    const frames: { text: string; binary: boolean }[] = [];
+    phone.on('message', (data, isBinary) => frames.push({ text: String(data), binary: isBinary }));
+    const hub = new Hub();
+    const client = newClient('c1', 's1', 'player', 'zoe', await accepted, 0);
+    hub.add(client);
+    const reply: ServerMessage = errorMessage(ERROR_CODES.invalidMessage, 'Zoë’s answer — “🎬” is not a choice');
+    hub.toPlayer('s1', 'zoe', tick);
+    hub.toConnection('s1', 'c1', reply);
+    hub.toSession('s1', 'players', tick);
+    await vi.waitFor(() => expect(frames).toHaveLength(3));
+    expect(frames.map((f) => f.binary)).toEqual([false, false, false]);
+    expect(frames.map((f) => JSON.parse(f.text))).toEqual([tick, reply, tick]);
+    phone.close();
+    await new Promise((resolve) => wss.close(resolve));
   });
 
   it('skips sockets that are not open', () => {
