@@ -91,7 +91,7 @@ export class PMap<V> {
     const old = this.root[hash & MASK][(hash >>> BITS) & MASK][(hash >>> (2 * BITS)) & MASK];
     const at = indexIn(old, key);
     if (at < 0) return this;
-    const leaf = old.length === 2 ? EMPTY_LEAF : [...old.slice(0, at), ...old.slice(at + 2)];
+    const leaf = old.length === 2 ? EMPTY_LEAF : old.filter((_, i) => i !== at && i !== at + 1);
     return new PMap<V>(this.replaceLeaf(hash, leaf), this.size - 1);
   }
 

@@ -197,7 +197,7 @@ export interface Database {
   players: PlayerTable;
   player_tokens: PlayerTokenTable;
   answers: AnswerTable;
-  /** SQLite's log of the open questions' answers, moved into `answers` at the game's next step (scores.ts). */
+  /** SQLite's log of the latest questions' answers, moved into `answers` at the game's next quiet step (scores.ts). */
   answer_log: AnswerTable;
   question_askings: QuestionAskingTable;
   scores: ScoreTable;

@@ -42,8 +42,8 @@ const CHUNK = 500;
  * writes a page or two per commit, where `answers`' indexes on random player ids cost a page per
  * answer per index in every one of a question's many small commits (2.5× the CPU and 8× the WAL,
  * docs/PERFORMANCE.md). `settleAnswers` moves a session's log into `answers` in one statement:
- * the runner does it in every commit of a game step (a question's close among them), readers of
- * results before they read, and `answersForAsking` reads both. The first answer stored for a
+ * the runner does it at the game's quiet steps (the reveal ending, a hold, a slide:
+ * DbRoomStorage.commit), readers of results before they read, and `answersForAsking` reads both. The first answer stored for a
  * player and asking wins, in `answers` as in the log.
  */
 export class ScoreRepository {
@@ -81,7 +81,7 @@ export class ScoreRepository {
         .where('a.asking', '=', asking);
     const rows = this.direct
       ? // Both tables in one transaction, so no settle can move a row between the two reads. The
-        // log holds what is not settled yet (a question still open, or a crash before its close).
+        // log holds what is not settled yet (the last question or two, or a crash before the settle).
         await this.db.transaction().execute(async (trx) => {
           const stored = await read(trx, 'answers').execute();
           const seen = new Set(stored.map((r) => r.player_id));

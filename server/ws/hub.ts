@@ -165,16 +165,14 @@ export class Hub implements Broadcaster {
     if (this.sessions.has(sessionId)) this.frameToSession(sessionId, target, encodeMessage(message));
   }
 
+  // A player's own messages go as strings (see `send`): no Buffer per answer_accepted or answer_result.
+
   toPlayer(sessionId: string, playerId: string, message: ServerMessage): void {
-    const own = this.sessions.get(sessionId)?.byPlayer.get(playerId);
-    if (!own) return;
-    const text = JSON.stringify(message);
-    for (const client of own) send(client, text);
+    if (this.sessions.get(sessionId)?.byPlayer.has(playerId)) this.frameToPlayer(sessionId, playerId, JSON.stringify(message));
   }
 
   toConnection(_sessionId: string, connectionId: string, message: ServerMessage): void {
-    const client = this.clients.get(connectionId);
-    if (client) send(client, JSON.stringify(message));
+    if (this.clients.has(connectionId)) this.frameToConnection(connectionId, JSON.stringify(message));
   }
 
   // Already serialized frames (multi-instance mode relays the owner's bytes as they are).
@@ -191,14 +189,14 @@ export class Hub implements Broadcaster {
     return sent;
   }
 
-  frameToPlayer(sessionId: string, playerId: string, frame: Buffer): boolean {
+  frameToPlayer(sessionId: string, playerId: string, frame: Buffer | string): boolean {
     const own = this.sessions.get(sessionId)?.byPlayer.get(playerId);
     if (!own) return false;
     for (const client of own) send(client, frame);
     return true;
   }
 
-  frameToConnection(connectionId: string, frame: Buffer): boolean {
+  frameToConnection(connectionId: string, frame: Buffer | string): boolean {
     const client = this.clients.get(connectionId);
     if (!client) return false;
     send(client, frame);

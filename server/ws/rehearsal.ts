@@ -80,7 +80,7 @@ export interface RehearsalReport {
 // The phones' ends of the loopback run on a worker thread: ws's client code (string data, masking,
 // unmasked receiving) run in the server's own isolate made the shared ws functions' compiled code
 // fit clients too, and the real game after a rehearsal allocated and collected more (5,000 phones
-// over 5 sessions: result p99 about 145 against 115 ms without a rehearsal, docs/PERFORMANCE.md).
+// over 5 sessions: result p99 about 145 against 120 ms without a rehearsal, docs/PERFORMANCE.md).
 // Plain CommonJS, run with `eval`: no separate file to find from the sources (tsx) and the build.
 const PHONES_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
@@ -95,12 +95,8 @@ for (let i = 0; i < workerData.count; i++) {
   ws.once('open', () => { if (++opened === workerData.count) parentPort.postMessage({ type: 'open' }); });
   ws.on('error', (err) => { if (opened < workerData.count) parentPort.postMessage({ type: 'error', message: String(err && err.message || err) }); });
 }
-parentPort.on('message', (message) => {
-  if (message.type === 'send') for (const [i, text] of message.frames) sockets[i].send(text);
-  if (message.type === 'close') {
-    for (const ws of sockets) ws.terminate();
-    parentPort.close();
-  }
+parentPort.on('message', (frames) => {
+  for (const [i, text] of frames) sockets[i].send(text);
 });
 `;
 
@@ -123,12 +119,12 @@ async function openLoopback(count: number) {
   const url = `ws://127.0.0.1:${(httpServer.address() as AddressInfo).port}`;
   const received = new Int32Array(new SharedArrayBuffer(4));
   const phones = new Worker(PHONES_SOURCE, { eval: true, workerData: { wsPath, url, count, received: received.buffer } });
+  // Kept for the open's rejection; later, a failing worker only ends the rehearsal early (its
+  // frames stop arriving) instead of an unhandled 'error' event in the server.
   let failure: Error | undefined;
-  // A worker that fails after opening only ends the rehearsal early (its frames stop arriving).
   phones.on('error', (err) => (failure ??= err));
   // Resolves once the worker, every socket and the listener are gone: the rehearsal leaves nothing running.
   const close = async () => {
-    phones.postMessage({ type: 'close' });
     await phones.terminate();
     const open = accepted.filter((ws) => ws && ws.readyState !== WebSocket.CLOSED);
     const closed = open.map((ws) => new Promise<void>((resolve) => ws.once('close', () => resolve())));
@@ -142,7 +138,6 @@ async function openLoopback(count: number) {
         if (message.type === 'open') resolve();
         else reject(new Error(`the rehearsal's loopback did not open: ${message.message}`));
       });
-      phones.once('error', reject);
       phones.once('exit', () => reject(failure ?? new Error("the rehearsal's phones stopped")));
     });
     // A client is open once the server has upgraded it: its end is in `accepted` by now.
@@ -154,7 +149,7 @@ async function openLoopback(count: number) {
   return {
     servers: accepted,
     /** Sends text frames from the phones' ends: [socket index, text]. */
-    send: (frames: [number, string][]) => phones.postMessage({ type: 'send', frames }),
+    send: (frames: [number, string][]) => phones.postMessage(frames),
     received: () => Atomics.load(received, 0),
     close,
   };
