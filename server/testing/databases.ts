@@ -47,7 +47,7 @@ async function withClient<T>(fn: (client: pg.Client) => Promise<T>): Promise<T> 
   try {
     await client.connect();
   } catch (err) {
-    throw new Error(`PostgreSQL is required for the test suite at ${TEST_DATABASE_URL}: ${(err as Error).message}`);
+    throw new Error(`PostgreSQL is required for the test suite at ${TEST_DATABASE_URL}: ${(err as Error).message}`, { cause: err });
   }
   try {
     return await fn(client);

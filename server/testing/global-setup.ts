@@ -1,11 +1,17 @@
-import { checkPostgres } from './databases.js';
-import { checkRedis } from './redis.js';
+import { PrerequisiteError, preparePrerequisites } from './prerequisites.js';
 
 /**
- * Before any test: PostgreSQL and Redis must answer. A missing service fails the run, never skips it.
+ * Before any test: Chromium and nginx are there (installed when missing and allowed), PostgreSQL and
+ * Redis answer. `npm test` checked the same in its pretest step; this covers `npx vitest run`.
+ * A missing piece stops the run with one line, never skips a test.
  * (The web app used by browser flows is built by `npm test`'s pretest step when stale.)
  */
 export default async function setup(): Promise<void> {
-  await checkPostgres();
-  await checkRedis();
+  try {
+    await preparePrerequisites();
+  } catch (err) {
+    if (!(err instanceof PrerequisiteError)) throw err;
+    console.error(err.message);
+    process.exit(1);
+  }
 }

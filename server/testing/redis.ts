@@ -21,13 +21,17 @@ export async function dropPrefix(redis: Redis, prefix: string): Promise<void> {
   } while (cursor !== '0');
 }
 
-export async function checkRedis(): Promise<void> {
-  const redis = new Redis(TEST_REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null, connectTimeout: 5000 });
+export async function checkRedis(url = TEST_REDIS_URL): Promise<void> {
+  const redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null, connectTimeout: 5000 });
+  // The socket's error (ECONNREFUSED…) arrives as an event; connect() only says "Connection is closed".
+  let socketError: Error | undefined;
+  redis.on('error', (err: Error) => (socketError ??= err));
   try {
     await redis.connect();
     await redis.ping();
   } catch (err) {
-    throw new Error(`Redis is required for the test suite at ${TEST_REDIS_URL}: ${(err as Error).message}`);
+    const cause = socketError ?? (err as Error);
+    throw new Error(`Redis is required for the test suite at ${url}: ${cause.message}`, { cause });
   } finally {
     redis.disconnect();
   }

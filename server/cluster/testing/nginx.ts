@@ -56,7 +56,7 @@ ${upstreams.map((u) => `    server ${u} max_fails=1 fail_timeout=2s;`).join('\n'
 }
 
 export async function startNginx(upstreams: string[]): Promise<TestNginx> {
-  if (!fs.existsSync(NGINX_BINARY)) throw new Error(`nginx is required for the cluster tests (${NGINX_BINARY}); .ci/run installs it`);
+  if (!fs.existsSync(NGINX_BINARY)) throw new Error(`nginx is required for the cluster tests (${NGINX_BINARY}); npm test installs it (server/testing/prerequisites.ts)`);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'marquee-nginx-'));
   const port = await freePort();
   fs.writeFileSync(path.join(dir, 'nginx.conf'), nginxConfig(port, upstreams, dir));
