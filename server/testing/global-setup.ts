@@ -1,4 +1,4 @@
-import { PrerequisiteError, preparePrerequisites } from './prerequisites.js';
+import { prepareOrExit } from './prerequisites.js';
 
 /**
  * Before any test: Chromium and nginx are there (installed when missing and allowed), PostgreSQL and
@@ -7,11 +7,5 @@ import { PrerequisiteError, preparePrerequisites } from './prerequisites.js';
  * (The web app used by browser flows is built by `npm test`'s pretest step when stale.)
  */
 export default async function setup(): Promise<void> {
-  try {
-    await preparePrerequisites();
-  } catch (err) {
-    if (!(err instanceof PrerequisiteError)) throw err;
-    console.error(err.message);
-    process.exit(1);
-  }
+  await prepareOrExit();
 }

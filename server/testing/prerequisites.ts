@@ -140,3 +140,14 @@ export async function preparePrerequisites(host: Host = realHost): Promise<void>
   ensureSystemTools(host);
   await checkServices();
 }
+
+/** For the entry points (pretest, Vitest's global setup): a missing piece ends the process with its line. */
+export async function prepareOrExit(host: Host = realHost): Promise<void> {
+  try {
+    await preparePrerequisites(host);
+  } catch (err) {
+    if (!(err instanceof PrerequisiteError)) throw err;
+    console.error(err.message);
+    process.exit(1);
+  }
+}
