@@ -2,12 +2,14 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyServerOptions } from 'fastify';
 import { AdminAuth } from './auth/admin-auth.js';
 import { LoginLimiter } from './auth/login-limiter.js';
+import { LoginDevices } from './auth/login-device.js';
 import type { Config } from './config.js';
 import { buildApp } from './http/app.js';
 import { mediaAdminRouteModules, mediaPublicRouteModules } from './http/media/index.js';
 import { createMediaStore } from './media/create-store.js';
 import type { App, AppDeps, RouteModule } from './http/context.js';
 import { JoinLinks } from './sessions/join-links.js';
+import { DisplayKeys } from './sessions/display-keys.js';
 import { SessionLifecycle } from './sessions/lifecycle.js';
 import { startScheduler } from './sessions/scheduler.js';
 import { singleInstanceOwnership, type PreShowOwnership } from './showtimes/ownership.js';
@@ -88,7 +90,9 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     lifecycle,
     adminAuth,
     loginLimiter: redisLimiter ?? new LoginLimiter(),
+    loginDevices: new LoginDevices(secret),
     joinLinks: new JoinLinks(secret, config.joinLinkTtlSeconds),
+    displayKeys: new DisplayKeys(secret),
     mediaStore,
     metrics: new Metrics(),
     readiness,
