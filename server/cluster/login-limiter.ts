@@ -20,6 +20,8 @@ local function waitAfter(n)
 end
 local count = tonumber(redis.call('HGET', KEYS[1], 'count') or '0')
 local last = tonumber(redis.call('HGET', KEYS[1], 'last') or '0')
+-- Forgotten by the rule's own clock too (the key's expiry follows Redis's clock).
+if count > 0 and now >= last + waitAfter(count) + window then count = 0 end
 if count > 0 then
   local remaining = last + waitAfter(count) - now
   if remaining > 0 then return math.ceil(remaining) end

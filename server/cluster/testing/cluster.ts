@@ -26,7 +26,8 @@ export async function startTestCluster(size: number): Promise<TestCluster> {
     servers.push(
       await startTestServer({
         database,
-        env: { REDIS_URL: TEST_REDIS_URL, INSTANCE_ID: `node-${i + 1}` },
+        // As behind the load balancer (on this machine): its X-Forwarded-For names the client.
+        env: { REDIS_URL: TEST_REDIS_URL, INSTANCE_ID: `node-${i + 1}`, TRUST_PROXY: 'loopback' },
         cluster: { keyPrefix: prefix, leaseTtlMs: TEST_LEASE_TTL_MS, scanMs: TEST_SCAN_MS },
         realtime: { rehearsalPlayers: 0 },
       }),
