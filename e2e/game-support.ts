@@ -56,7 +56,8 @@ export async function startGameHarness(
     async display(sessionId, viewport = DISPLAY_VIEWPORT) {
       const page = await (await newContext({ viewport })).newPage();
       page.setDefaultTimeout(15_000);
-      await page.goto(`/display/${sessionId}`);
+      // As the operator opens it: the screen link, with the display key that lets it show join codes.
+      await page.goto((await api.request<{ url: string }>('GET', `/api/admin/sessions/${sessionId}/screen-link`)).url);
       return page;
     },
     async phone() {
