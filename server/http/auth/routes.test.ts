@@ -116,11 +116,18 @@ describe('login rate limit (DESIGN §15)', () => {
     // The address is blocked for admin by the guesser (same test server, same address: 127.0.0.1).
     for (let i = 0; i < 6; i++) await login(api, 'wrong');
     expect((await login(api, server.adminPassword)).status).toBe(429);
-    const withCookie = await login(api, server.adminPassword, { cookie: `marquee_device=${device}` });
+    const sameOrigin = { 'sec-fetch-site': 'same-origin' };
+    const withCookie = await login(api, server.adminPassword, { cookie: `marquee_device=${device}`, ...sameOrigin });
     expect(withCookie.status).toBe(200);
+    // A still valid session cookie of that username counts as well.
+    const session = String(withCookie.headers['set-cookie']).match(/marquee_admin=([^;]+)/)![1];
+    expect((await login(api, server.adminPassword, { cookie: `marquee_admin=${session}`, ...sameOrigin })).status).toBe(200);
+    // Sent by another site's page, the cookie does not count.
+    expect((await login(api, server.adminPassword, { cookie: `marquee_device=${device}`, origin: 'http://localhost:9999' })).status).toBe(429);
     // A forged or foreign cookie does not help.
-    expect((await login(api, server.adminPassword, { cookie: `marquee_device=${device!.slice(0, -2)}xx` })).status).toBe(429);
-    expect((await login(api, 'wrong', { cookie: `marquee_device=${device}` }, 'projectionist')).status).toBe(401);
+    expect((await login(api, server.adminPassword, { cookie: `marquee_device=${device!.slice(0, -2)}xx`, ...sameOrigin })).status).toBe(429);
+    for (let i = 0; i < 5; i++) await login(api, 'wrong', {}, 'projectionist');
+    expect((await login(api, 'wrong', { cookie: `marquee_device=${device}`, ...sameOrigin }, 'projectionist')).status).toBe(429);
   });
 });
 

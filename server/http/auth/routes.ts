@@ -6,6 +6,7 @@ import { DEVICE_COOKIE, DEVICE_COOKIE_MAX_AGE_SECONDS } from '../../auth/login-d
 import { adminCredentialOf, assertSameOriginForCookie } from '../auth-guard.js';
 import type { AppDeps, RouteModule } from '../context.js';
 import { AppError } from '../errors.js';
+import { isCrossSiteCookieCall } from '../csrf.js';
 
 const loginBody = z.object({
   username: z.string().trim().min(1, 'Username is required').max(200),
@@ -17,6 +18,8 @@ const loginBody = z.object({
  * device cookie, or a session cookie that is still valid for that username.
  */
 async function isKnownDevice(request: FastifyRequest, username: string, deps: AppDeps): Promise<boolean> {
+  // Cookies ride along on requests other pages make: only our own page's login may use them.
+  if (isCrossSiteCookieCall(request, deps.config.publicUrl)) return false;
   if (deps.loginDevices.holds(request.cookies?.[DEVICE_COOKIE], username)) return true;
   const session = request.cookies?.[ADMIN_COOKIE];
   const admin = session ? await deps.adminAuth.verify(session) : undefined;
