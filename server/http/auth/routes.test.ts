@@ -163,7 +163,7 @@ describe.each(DIALECTS)('CSRF on cookie-authenticated admin calls on %s (DESIGN 
   });
 
   it('refuses a cookie call with an unsafe method and no Origin, or a foreign one', async () => {
-    for (const headers of [{}, { origin: 'null' }, { origin: 'https://evil.example' }, { origin: 'http://cinema.local' }]) {
+    for (const headers of [{} as Record<string, string>, { origin: 'null' }, { origin: 'https://evil.example' }, { origin: 'http://cinema.local' }]) {
       expect((await byCookie('POST', '/api/admin/sessions', headers, { title: 'CSRF' })).status).toBe(403);
     }
   });
