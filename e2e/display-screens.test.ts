@@ -233,13 +233,8 @@ describe('display states on a preset theme', () => {
 
   it("shows 'Session not found' for an unknown session", async () => {
     // No screen link exists for it: the address as someone would type it.
-    const context = await h.browser.newContext({ baseURL: h.server.baseUrl, viewport: { width: 1280, height: 720 } });
-    try {
-      const page = await context.newPage();
-      await page.goto('/display/00000000-0000-4000-8000-000000000000');
-      await text(page, 'Session not found').waitFor();
-    } finally {
-      await context.close();
-    }
+    const page = await h.blankPage();
+    await page.goto('/display/00000000-0000-4000-8000-000000000000');
+    await text(page, 'Session not found').waitFor();
   });
 });
