@@ -67,6 +67,26 @@ describe('TRUST_PROXY', () => {
     });
   });
 
+  describe('a hop count (TRUST_PROXY=1)', () => {
+    let server: TestServer;
+    beforeAll(async () => {
+      server = await startTestServer({ env: { TRUST_PROXY: '1' } });
+    });
+    afterAll(() => server?.close());
+
+    it('believes the one proxy in front (Fastify 5.12 would ignore a bare number), and only the last hop it added', async () => {
+      const api = new TestApi(server);
+      const publicUrl = await api.request('GET', '/api/public-url', undefined, { ...FORGED, 'x-forwarded-host': 'trivia.cinema.example' });
+      expect(publicUrl.body).toEqual({ publicUrl: 'https://trivia.cinema.example' });
+      // A client that prepends a made-up address gets counted by the one its proxy saw.
+      const chain = (fake: string) => ({ 'x-forwarded-for': `${fake}, 203.0.113.60` });
+      for (let i = 0; i < 5; i++) {
+        expect((await api.request('POST', '/api/admin/login', { username: 'admin', password: 'wrong' }, chain(`198.51.100.${i}`))).status).toBe(401);
+      }
+      expect((await api.request('POST', '/api/admin/login', { username: 'admin', password: 'wrong' }, chain('198.51.100.77'))).status).toBe(429);
+    });
+  });
+
   it('parses off, hop counts and address lists, and refuses anything else with a message', () => {
     expect(parseTrustProxy(undefined)).toEqual({ value: false });
     expect(parseTrustProxy('off')).toEqual({ value: false });
