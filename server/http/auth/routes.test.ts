@@ -107,7 +107,8 @@ describe('login rate limit (DESIGN §15)', () => {
     expect((await login(api, 'wrong', {}, 'projectionist')).status).toBe(401);
   });
 
-  it('never slows a device that logged in as that username before (its device cookie)', async () => {
+  // About twenty logins, each a scrypt check: slow on a loaded machine.
+  it('never slows a device that logged in as that username before (its device cookie)', { timeout: 30_000 }, async () => {
     const api = new TestApi(server);
     const first = await login(api, server.adminPassword, {}, 'Admin'.toLowerCase());
     const device = String(first.headers['set-cookie']).match(/marquee_device=([^;]+)/)?.[1];
