@@ -53,6 +53,8 @@ export interface StartOptions {
   cluster?: Omit<ClusterOptions, 'redisUrl'>;
   /** The pre-show scheduler's clock, check interval and ownership (tests move the clock; cluster mode brings its lease). */
   preShows?: { clock?: { now(): number }; intervalMs?: number; ownership?: PreShowOwnership };
+  /** The login limiter's clock (tests freeze it, so a wait cannot run out on a slow machine). */
+  loginClock?: () => number;
   /** Called after the HTTP server listens. */
   onListening?: (server: RunningServer) => Promise<(() => Promise<void>) | void>;
 }
@@ -83,13 +85,13 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   if (redis) readiness.register('redis', redis.probe);
   const clusterOptions = config.redisUrl ? { redisUrl: config.redisUrl, instanceId: config.instanceId, keyPrefix: config.redisKeyPrefix, ...options.cluster } : undefined;
   // Multi-instance mode: failed logins counted in Redis, the same for every instance.
-  const redisLimiter = clusterOptions ? RedisLoginLimiter.connect(clusterOptions.redisUrl, clusterOptions.keyPrefix ?? 'marquee') : undefined;
+  const redisLimiter = clusterOptions ? RedisLoginLimiter.connect(clusterOptions.redisUrl, clusterOptions.keyPrefix ?? 'marquee', options.loginClock) : undefined;
   const deps: AppDeps = {
     config,
     store,
     lifecycle,
     adminAuth,
-    loginLimiter: redisLimiter ?? new LoginLimiter(),
+    loginLimiter: redisLimiter ?? new LoginLimiter(options.loginClock),
     loginDevices: new LoginDevices(secret),
     joinLinks: new JoinLinks(secret, config.joinLinkTtlSeconds),
     displayKeys: new DisplayKeys(secret),

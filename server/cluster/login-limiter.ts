@@ -42,10 +42,10 @@ export class RedisLoginLimiter implements LoginThrottle {
     this.keys = new ClusterKeys(prefix);
   }
 
-  static connect(url: string, prefix: string): RedisLoginLimiter {
+  static connect(url: string, prefix: string, now: () => number = Date.now): RedisLoginLimiter {
     const redis = new Redis(url, { maxRetriesPerRequest: 2, retryStrategy: (attempt) => Math.min(attempt * 100, 1_000) });
     redis.on('error', () => undefined); // reconnects by itself; readyz reports the outage
-    return new RedisLoginLimiter(redis, prefix);
+    return new RedisLoginLimiter(redis, prefix, now);
   }
 
   // While Redis is unreachable the limiter lets logins through (an operator can still log in to

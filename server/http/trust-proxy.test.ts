@@ -4,6 +4,9 @@ import { TestApi } from '../testing/api.js';
 import { startTestServer, type TestServer } from '../testing/server.js';
 import { parseTrustProxy } from '../trust-proxy.js';
 
+/** The limiter's clock stands still here: a wait cannot run out while a slow machine checks passwords. */
+const loginClock = () => 1_700_000_000_000;
+
 const FORGED = { host: 'marquee.local:3000', 'x-forwarded-proto': 'https', 'x-forwarded-host': 'evil.example', 'x-forwarded-for': '203.0.113.7' };
 
 /** DESIGN §15: X-Forwarded-* is believed only from the proxies TRUST_PROXY names. */
@@ -12,7 +15,7 @@ describe('TRUST_PROXY', () => {
     let server: TestServer;
     let api: TestApi;
     beforeAll(async () => {
-      server = await startTestServer();
+      server = await startTestServer({ loginClock });
       api = new TestApi(server);
       await api.login();
     });
@@ -42,7 +45,7 @@ describe('TRUST_PROXY', () => {
     let server: TestServer;
     let api: TestApi;
     beforeAll(async () => {
-      server = await startTestServer({ env: { TRUST_PROXY: 'loopback' } });
+      server = await startTestServer({ env: { TRUST_PROXY: 'loopback' }, loginClock });
       api = new TestApi(server);
       await api.login();
     });
@@ -70,7 +73,7 @@ describe('TRUST_PROXY', () => {
   describe('a hop count (TRUST_PROXY=1)', () => {
     let server: TestServer;
     beforeAll(async () => {
-      server = await startTestServer({ env: { TRUST_PROXY: '1' } });
+      server = await startTestServer({ env: { TRUST_PROXY: '1' }, loginClock });
     });
     afterAll(() => server?.close());
 
