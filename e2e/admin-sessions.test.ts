@@ -149,7 +149,8 @@ describe('sessions tab', () => {
     expect(await qr.getByText('Or manually enter this URL on your phone:').isVisible()).toBe(true);
     const link = qr.getByTestId('join-link');
     await link.filter({ hasText: '/player/' }).waitFor();
-    expect(await link.innerText()).toBe(`${h.server.baseUrl}/player/${session.id}`);
+    // Signed, as the display's (DESIGN §15).
+    expect(await link.innerText()).toMatch(new RegExp(`^${h.server.baseUrl}/player/${session.id}\\?t=\\d+&sig=[0-9a-f]{64}$`));
     const canvas = qr.locator('canvas');
     expect(await canvas.evaluate((c: HTMLCanvasElement) => [c.width, c.height])).toEqual([300, 300]);
     // Drawn black on white, with a white quiet zone around the code.
@@ -174,8 +175,10 @@ describe('sessions tab', () => {
       page.context().waitForEvent('page'),
       sessionCard(page, 'Display Night').getByRole('button', { name: 'Display' }).click(),
     ]);
-    await tab.waitForLoadState();
+    await tab.waitForURL(/\/display\//);
     expect(new URL(tab.url()).pathname).toBe(`/display/${session.id}`);
+    // With the display key that lets the screen show join codes (DESIGN §15).
+    expect(new URL(tab.url()).searchParams.get('key')).toMatch(/^[A-Za-z0-9_-]{43}$/);
   });
 
   it('lists every session as a card with its title and status', async () => {

@@ -96,7 +96,8 @@ describe('auditoriums tab: showtimes and pre-shows', () => {
     // The screen link: one address for the projector.
     await card.getByRole('button', { name: 'Screen Link' }).click();
     const link = dialog(page, 'Auditorium Screen');
-    await eventually(async () => (await link.getByTestId('screen-link').innerText()).endsWith(`/display/auditorium/${auditorium.id}`));
+    // With the auditorium's display key (DESIGN §15).
+    await eventually(async () => (await link.getByTestId('screen-link').innerText()).includes(`/display/auditorium/${auditorium.id}?key=`));
     await link.getByRole('img', { name: /QR code for .*\/display\/auditorium\// }).waitFor();
     expect(await seriousViolations(page)).toEqual([]);
     await link.getByRole('button', { name: 'Close' }).first().click();

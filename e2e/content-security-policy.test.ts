@@ -106,7 +106,8 @@ describe('Content-Security-Policy', () => {
     const auditorium = await h.api.request<{ id: string }>('POST', '/api/admin/auditoriums', { name: 'Screen 7' });
     await display.goto(`/display/auditorium/${auditorium.id}`);
     await display.getByTestId('auditorium-idle').waitFor();
-    await display.goto(`/display/${id}`);
+    // The session's screen as the operator opens it: with its key, so the join code is drawn under the CSP too.
+    await display.goto((await h.api.request<{ url: string }>('GET', `/api/admin/sessions/${id}/screen-link`)).url);
     await display.getByTestId('display-media').waitFor();
     const phone = await newScreen('phone', () => h.phone());
     await h.api.start(id);

@@ -232,7 +232,9 @@ describe('display states on a preset theme', () => {
   });
 
   it("shows 'Session not found' for an unknown session", async () => {
-    const page = await h.display('00000000-0000-4000-8000-000000000000');
+    // No screen link exists for it: the address as someone would type it.
+    const page = await h.blankPage();
+    await page.goto('/display/00000000-0000-4000-8000-000000000000');
     await text(page, 'Session not found').waitFor();
   });
 });

@@ -20,6 +20,8 @@ export interface GameHarness {
   browser: Browser;
   api: GameApi;
   display(sessionId: string, viewport?: { width: number; height: number }): Promise<Page>;
+  /** A blank page in a browser of its own (no login, no screen link), closed with the harness. */
+  blankPage(viewport?: { width: number; height: number }): Promise<Page>;
   phone(): Promise<{ context: BrowserContext; page: Page }>;
   close(): Promise<void>;
 }
@@ -53,10 +55,16 @@ export async function startGameHarness(
     server,
     browser,
     api,
+    async blankPage(viewport = DISPLAY_VIEWPORT) {
+      const page = await (await newContext({ viewport })).newPage();
+      page.setDefaultTimeout(15_000);
+      return page;
+    },
     async display(sessionId, viewport = DISPLAY_VIEWPORT) {
       const page = await (await newContext({ viewport })).newPage();
       page.setDefaultTimeout(15_000);
-      await page.goto(`/display/${sessionId}`);
+      // As the operator opens it: the screen link, with the display key that lets it show join codes.
+      await page.goto((await api.request<{ url: string }>('GET', `/api/admin/sessions/${sessionId}/screen-link`)).url);
       return page;
     },
     async phone() {

@@ -2,6 +2,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JoinLinks } from '../server/sessions/join-links.js';
 import { shot, startGameHarness, type GameHarness } from './game-support.js';
+import { loginThroughUi } from './support/app.js';
 
 /**
  * Joining with REQUIRE_SIGNED_JOIN on (issue 6 "Done when", SPEC §2/§4/§8 Player join): only the
@@ -90,25 +91,51 @@ describe('signed join links', () => {
     await page.getByTestId('player-score').waitFor();
   });
 
-  it('the display renews its join link every 30 minutes', async () => {
-    const context = await h.browser.newContext({ baseURL: h.server.baseUrl, viewport: { width: 1280, height: 720 } });
-    try {
-      const page = await context.newPage();
-      const fetched: string[] = [];
-      page.on('request', (request) => {
-        if (request.url().endsWith(`/api/sessions/${sessionId}/join-url`)) fetched.push(request.url());
-      });
-      await page.clock.install();
-      await page.goto(`/display/${sessionId}`);
-      await page.locator('canvas[data-join-url]').waitFor();
-      expect(fetched).toHaveLength(1);
-      await page.clock.fastForward('29:00');
-      expect(fetched).toHaveLength(1);
-      await page.clock.fastForward('01:01');
-      await expect.poll(() => fetched.length).toBe(2);
-    } finally {
-      await context.close();
-    }
+  it('the display renews its join link every minute, with its key', async () => {
+    const page = await h.blankPage();
+    const fetched: string[] = [];
+    page.on('request', (request) => {
+      if (new URL(request.url()).pathname === `/api/sessions/${sessionId}/join-url`) fetched.push(request.url());
+    });
+    const screen = await h.api.request<{ url: string; key: string }>('GET', `/api/admin/sessions/${sessionId}/screen-link`);
+    await page.clock.install();
+    await page.goto(screen.url);
+    await page.locator('canvas[data-join-url]').waitFor();
+    expect(fetched).toHaveLength(1);
+    expect(new URL(fetched[0]!).searchParams.get('key')).toBe(screen.key);
+    await page.clock.fastForward('00:59');
+    expect(fetched).toHaveLength(1);
+    await page.clock.fastForward('00:02');
+    await expect.poll(() => fetched.length).toBe(2);
+  });
+
+  it('a display opened without its key shows no join code (a photographed QR code mints no links)', async () => {
+    const page = await h.blankPage();
+    const refused = page.waitForResponse((r) => new URL(r.url()).pathname === `/api/sessions/${sessionId}/join-url`);
+    await page.goto(`/display/${sessionId}`);
+    expect((await refused).status()).toBe(401);
+    await text(page, 'Scan to Join!').waitFor();
+    expect(await page.locator('canvas[data-join-url]').count()).toBe(0);
+  });
+
+  it("the operator's Player QR Code dialog shows a signed link a phone can join with", async () => {
+    const admin = await h.blankPage({ width: 1280, height: 800 });
+    await loginThroughUi(admin, h.server);
+    await admin.getByRole('article', { name: 'Session Matinee Quiz' }).getByRole('button', { name: 'QR Code' }).click();
+    const dialog = admin.getByRole('dialog', { name: 'Player QR Code' });
+    const shown = dialog.getByTestId('join-link').filter({ hasText: '/player/' });
+    await shown.waitFor();
+    const link = await shown.innerText();
+    expect(link).toMatch(new RegExp(`^${h.server.baseUrl}/player/${sessionId}\\?t=\\d+&sig=[0-9a-f]{64}$`));
+    expect(await dialog.getByText(/hosted development environment/).count()).toBe(0);
+
+    const { page } = await h.phone();
+    await page.goto(link);
+    await page.getByLabel('Your Name').fill('Operator Friend');
+    await page.getByLabel('Email Address').fill('friend@example.com');
+    await page.getByRole('button', { name: 'Join Game' }).click();
+    await page.waitForURL(`**/player/${sessionId}/game`);
+    await page.getByTestId('player-score').waitFor();
   });
 
   it("a tampered or expired signature shows 'Access Restricted' on load", async () => {

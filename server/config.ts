@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { parseTrustProxy, type TrustProxy } from './trust-proxy.js';
 
 /**
  * The one validated configuration object, built from the environment (DESIGN §1).
@@ -30,8 +31,12 @@ const envSchema = z.object({
   ADMIN_PASSWORD: z.string().min(8, 'must be at least 8 characters').optional(),
   PUBLIC_URL: urlWithProtocols(['http:', 'https:']).optional(),
   SECRET: z.string().min(16, 'must be at least 16 characters').optional(),
-  JOIN_LINK_TTL_SECONDS: z.coerce.number().int().min(60).max(604800).default(3600),
+  JOIN_LINK_TTL_SECONDS: z.coerce.number().int().min(60).max(604800).default(600),
   REQUIRE_SIGNED_JOIN: booleanFromEnv.default(true),
+  TRUST_PROXY: z.string().optional().superRefine((value, ctx) => {
+    const parsed = parseTrustProxy(value);
+    if ('error' in parsed) ctx.addIssue({ code: 'custom', message: parsed.error });
+  }),
   DEMO_CONTENT: booleanFromEnv.default(true),
   // Media storage (the media issue): local disk by default, S3 when S3_BUCKET is set.
   S3_BUCKET: z.string().min(1).optional(),
@@ -63,6 +68,8 @@ export interface Config {
   secret: string | undefined;
   joinLinkTtlSeconds: number;
   requireSignedJoin: boolean;
+  /** Which proxies' X-Forwarded-* headers are believed (DESIGN §15); false: none. */
+  trustProxy: TrustProxy;
   /** Create the "Marquee Demo" show on the first start with an empty database (DESIGN §11). */
   demoContent: boolean;
   s3:
@@ -114,6 +121,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     secret: e.SECRET,
     joinLinkTtlSeconds: e.JOIN_LINK_TTL_SECONDS,
     requireSignedJoin: e.REQUIRE_SIGNED_JOIN,
+    trustProxy: trustProxyOf(e.TRUST_PROXY),
     demoContent: e.DEMO_CONTENT,
     s3: e.S3_BUCKET
       ? {
@@ -130,4 +138,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     instanceId: e.INSTANCE_ID,
     redisKeyPrefix: e.REDIS_KEY_PREFIX,
   };
+}
+
+function trustProxyOf(raw: string | undefined): TrustProxy {
+  const parsed = parseTrustProxy(raw);
+  return 'value' in parsed ? parsed.value : false;
 }

@@ -2,12 +2,14 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyServerOptions } from 'fastify';
 import { AdminAuth } from './auth/admin-auth.js';
 import { LoginLimiter } from './auth/login-limiter.js';
+import { LoginDevices } from './auth/login-device.js';
 import type { Config } from './config.js';
 import { buildApp } from './http/app.js';
 import { mediaAdminRouteModules, mediaPublicRouteModules } from './http/media/index.js';
 import { createMediaStore } from './media/create-store.js';
 import type { App, AppDeps, RouteModule } from './http/context.js';
 import { JoinLinks } from './sessions/join-links.js';
+import { DisplayKeys } from './sessions/display-keys.js';
 import { SessionLifecycle } from './sessions/lifecycle.js';
 import { startScheduler } from './sessions/scheduler.js';
 import { singleInstanceOwnership, type PreShowOwnership } from './showtimes/ownership.js';
@@ -51,6 +53,8 @@ export interface StartOptions {
   cluster?: Omit<ClusterOptions, 'redisUrl'>;
   /** The pre-show scheduler's clock, check interval and ownership (tests move the clock; cluster mode brings its lease). */
   preShows?: { clock?: { now(): number }; intervalMs?: number; ownership?: PreShowOwnership };
+  /** The login limiter's clock (tests freeze it, so a wait cannot run out on a slow machine). */
+  loginClock?: () => number;
   /** Called after the HTTP server listens. */
   onListening?: (server: RunningServer) => Promise<(() => Promise<void>) | void>;
 }
@@ -81,14 +85,16 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   if (redis) readiness.register('redis', redis.probe);
   const clusterOptions = config.redisUrl ? { redisUrl: config.redisUrl, instanceId: config.instanceId, keyPrefix: config.redisKeyPrefix, ...options.cluster } : undefined;
   // Multi-instance mode: failed logins counted in Redis, the same for every instance.
-  const redisLimiter = clusterOptions ? RedisLoginLimiter.connect(clusterOptions.redisUrl, clusterOptions.keyPrefix ?? 'marquee') : undefined;
+  const redisLimiter = clusterOptions ? RedisLoginLimiter.connect(clusterOptions.redisUrl, clusterOptions.keyPrefix ?? 'marquee', options.loginClock) : undefined;
   const deps: AppDeps = {
     config,
     store,
     lifecycle,
     adminAuth,
-    loginLimiter: redisLimiter ?? new LoginLimiter(),
+    loginLimiter: redisLimiter ?? new LoginLimiter(options.loginClock),
+    loginDevices: new LoginDevices(secret),
     joinLinks: new JoinLinks(secret, config.joinLinkTtlSeconds),
+    displayKeys: new DisplayKeys(secret),
     mediaStore,
     metrics: new Metrics(),
     readiness,

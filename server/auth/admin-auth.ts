@@ -43,6 +43,14 @@ export class AdminAuth {
     return this.store.admins.findByToken(hashToken(token), new Date(this.now()).toISOString());
   }
 
+  /** Like verify, plus what an admin socket needs to close on time: the token's hash and expiry. */
+  async verifySession(token: string | undefined): Promise<{ admin: Admin; tokenHash: string; expiresAtMs: number } | undefined> {
+    if (!token || token.length > 200) return undefined;
+    const tokenHash = hashToken(token);
+    const found = await this.store.admins.findTokenSession(tokenHash, new Date(this.now()).toISOString());
+    return found && { admin: found.admin, tokenHash, expiresAtMs: Date.parse(found.expiresAt) };
+  }
+
   async logout(token: string): Promise<void> {
     await this.store.admins.revokeToken(hashToken(token));
   }

@@ -8,7 +8,8 @@ import { MAX_FAILURES } from '../auth/login-limiter.js';
 import { MediaClient, objectIdOf } from '../media/testing/client.js';
 import { tinyPng } from '../media/testing/fixtures.js';
 import { TestApi } from '../testing/api.js';
-import { type Game, createGame, display, player } from '../ws/test-setup.js';
+import { type Game, admin, createGame, display, player } from '../ws/test-setup.js';
+import { TestSocket } from '../ws/test-client.js';
 import { type TestCluster, startTestCluster, waitUntil } from './testing/cluster.js';
 
 describe('cluster-wide behaviour (2 instances)', () => {
@@ -37,7 +38,21 @@ describe('cluster-wide behaviour (2 instances)', () => {
     expect(refused.status).toBe(429);
     expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
     // Another address is not affected, on either instance.
-    expect((await apiA.request('POST', '/api/admin/login', { username: B.adminUsername, password: B.adminPassword })).status).toBe(200);
+    expect((await apiA.request('POST', '/api/admin/login', { username: B.adminUsername, password: B.adminPassword }, { 'x-forwarded-for': '203.0.113.10' })).status).toBe(200);
+  });
+
+  it('a logout on one instance closes the admin sockets of that token on every instance (4401)', async () => {
+    const game = await fresh();
+    const outgoing = new TestApi(cluster.servers[0]);
+    const token = await outgoing.login();
+    const query = { type: 'admin', sessionId: game.sessionId, token };
+    const onA = await TestSocket.join(cluster.servers[0].baseUrl, query);
+    const onB = await TestSocket.join(cluster.servers[1].baseUrl, query);
+    const other = await admin(cluster.servers[1], game);
+    expect((await outgoing.post('/api/admin/logout')).status).toBe(204);
+    for (const socket of [onA, onB]) expect(await socket.closed).toEqual({ code: CLOSE_CODES.unauthorized, reason: 'Logged out' });
+    expect(other.isOpen).toBe(true);
+    other.close();
   });
 
   it('deleting a session closes its sockets on every instance with 4410', async () => {

@@ -14,7 +14,7 @@ import { createTestDatabase, TEST_DATABASE_URL, type TestDatabase } from '../tes
 import { TEST_REDIS_URL, dropPrefix, testRedis, uniquePrefix } from '../testing/redis.js';
 import { waitUntil } from './testing/cluster.js';
 import { type HttpGame, Phone, api, createHttpGame } from './testing/http-game.js';
-import { type TestNginx, startNginx } from './testing/nginx.js';
+import { NGINX_TRUST_PROXY, type TestNginx, startNginx } from './testing/nginx.js';
 
 const PLAYERS = 6;
 
@@ -33,7 +33,7 @@ describe('owner failover behind nginx (3 child processes)', () => {
     for (const [i, port] of ports.entries()) {
       const name = `node-${i + 1}`;
       nodes.set(name, await startChildServer(database, port, path.join(logDir, `${name}.log`), {
-        REDIS_URL: TEST_REDIS_URL, REDIS_KEY_PREFIX: prefix, INSTANCE_ID: name,
+        REDIS_URL: TEST_REDIS_URL, REDIS_KEY_PREFIX: prefix, INSTANCE_ID: name, TRUST_PROXY: NGINX_TRUST_PROXY,
       }));
     }
     nginx = await startNginx(ports.map((p) => `127.0.0.1:${p}`));

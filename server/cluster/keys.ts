@@ -35,7 +35,8 @@ export class ClusterKeys {
     return `${this.prefix}:instance:${instanceId}`;
   }
 
-  loginFailures(address: string): string {
-    return `${this.prefix}:login:${address}`;
+  /** Failed logins of one username from one address (hashed pair, server/auth/login-limiter.ts). */
+  loginFailures(pair: string): string {
+    return `${this.prefix}:login:${pair}`;
   }
 }

@@ -1,17 +1,35 @@
 /**
- * The login limiter of DESIGN §2 counted in Redis, so every instance sees the same failures
- * (multi-instance mode). Same rule as the in-memory one: MAX_FAILURES within WINDOW_MS of the
- * first failure, then 429 until that window ends.
+ * The login limiter of DESIGN §15 counted in Redis, so every instance sees the same failures
+ * (multi-instance mode). Same rule and arithmetic as the in-memory one (server/auth/login-limiter.ts);
+ * one script checks and counts an attempt atomically, so instances racing cannot both let a guess by.
  */
 import { Redis } from 'ioredis';
-import { type LoginThrottle, MAX_FAILURES, WINDOW_MS } from '../auth/login-limiter.js';
+import { type LoginThrottle, FIRST_WAIT_MS, MAX_FAILURES, MAX_WAIT_MS, WINDOW_MS, limiterKey } from '../auth/login-limiter.js';
 import { ClusterKeys } from './keys.js';
 
-/** The window starts at the first failure: only that INCR sets the expiry. */
-const RECORD = `
-local n = redis.call('INCR', KEYS[1])
-if n == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
-return n`;
+/**
+ * KEYS[1] the pair's hash { count, last }; ARGV: now, MAX_FAILURES, FIRST_WAIT_MS, MAX_WAIT_MS,
+ * WINDOW_MS. Returns the milliseconds still to wait (attempt refused) or 0 (attempt counted).
+ */
+const BEGIN = `
+local now = tonumber(ARGV[1])
+local maxFailures, firstWait, maxWait, window = tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4]), tonumber(ARGV[5])
+local function waitAfter(n)
+  if n < maxFailures then return 0 end
+  return math.min(firstWait * 2 ^ math.min(n - maxFailures, 30), maxWait)
+end
+local count = tonumber(redis.call('HGET', KEYS[1], 'count') or '0')
+local last = tonumber(redis.call('HGET', KEYS[1], 'last') or '0')
+-- Forgotten by the rule's own clock too (the key's expiry follows Redis's clock).
+if count > 0 and now >= last + waitAfter(count) + window then count = 0 end
+if count > 0 then
+  local remaining = last + waitAfter(count) - now
+  if remaining > 0 then return math.ceil(remaining) end
+end
+count = count + 1
+redis.call('HSET', KEYS[1], 'count', count, 'last', now)
+redis.call('PEXPIRE', KEYS[1], math.floor(waitAfter(count) + window))
+return 0`;
 
 export class RedisLoginLimiter implements LoginThrottle {
   private readonly keys: ClusterKeys;
@@ -19,36 +37,32 @@ export class RedisLoginLimiter implements LoginThrottle {
   constructor(
     private readonly redis: Redis,
     prefix: string,
+    private readonly now: () => number = Date.now,
   ) {
     this.keys = new ClusterKeys(prefix);
   }
 
-  static connect(url: string, prefix: string): RedisLoginLimiter {
+  static connect(url: string, prefix: string, now: () => number = Date.now): RedisLoginLimiter {
     const redis = new Redis(url, { maxRetriesPerRequest: 2, retryStrategy: (attempt) => Math.min(attempt * 100, 1_000) });
     redis.on('error', () => undefined); // reconnects by itself; readyz reports the outage
-    return new RedisLoginLimiter(redis, prefix);
+    return new RedisLoginLimiter(redis, prefix, now);
   }
 
   // While Redis is unreachable the limiter lets logins through (an operator can still log in to
   // run the show); the password check itself never depends on Redis.
 
-  async retryAfterSeconds(address: string): Promise<number> {
-    const key = this.keys.loginFailures(address);
+  async begin(username: string, address: string): Promise<number> {
+    const key = this.keys.loginFailures(limiterKey(username, address));
     try {
-      const [count, ttl] = await Promise.all([this.redis.get(key), this.redis.pttl(key)]);
-      if (Number(count ?? 0) < MAX_FAILURES || ttl <= 0) return 0;
-      return Math.ceil(ttl / 1000);
+      const waitMs = Number(await this.redis.eval(BEGIN, 1, key, this.now(), MAX_FAILURES, FIRST_WAIT_MS, MAX_WAIT_MS, WINDOW_MS));
+      return waitMs > 0 ? Math.ceil(waitMs / 1000) : 0;
     } catch {
       return 0;
     }
   }
 
-  async recordFailure(address: string): Promise<void> {
-    await this.redis.eval(RECORD, 1, this.keys.loginFailures(address), WINDOW_MS).catch(() => undefined);
-  }
-
-  async recordSuccess(address: string): Promise<void> {
-    await this.redis.del(this.keys.loginFailures(address)).catch(() => undefined);
+  async succeeded(username: string, address: string): Promise<void> {
+    await this.redis.del(this.keys.loginFailures(limiterKey(username, address))).catch(() => undefined);
   }
 
   close(): void {

@@ -13,7 +13,7 @@ import { createTestDatabase, TEST_DATABASE_URL, type TestDatabase } from '../tes
 import { TEST_REDIS_URL, dropPrefix, testRedis, uniquePrefix } from '../testing/redis.js';
 import { waitUntil } from './testing/cluster.js';
 import { type HttpGame, Phone, api, createHttpGame } from './testing/http-game.js';
-import { type TestNginx, startNginx } from './testing/nginx.js';
+import { NGINX_TRUST_PROXY, type TestNginx, startNginx } from './testing/nginx.js';
 
 describe('stale owner and rolling restart behind nginx (3 child processes)', () => {
   const redis = testRedis();
@@ -27,7 +27,7 @@ describe('stale owner and rolling restart behind nginx (3 child processes)', () 
 
   const start = async (name: string) => {
     nodes.set(name, await startChildServer(database, ports.get(name)!, path.join(logDir, `${name}.log`), {
-      REDIS_URL: TEST_REDIS_URL, REDIS_KEY_PREFIX: prefix, INSTANCE_ID: name,
+      REDIS_URL: TEST_REDIS_URL, REDIS_KEY_PREFIX: prefix, INSTANCE_ID: name, TRUST_PROXY: NGINX_TRUST_PROXY,
     }));
   };
 

@@ -21,8 +21,10 @@ import { resultsRoutes } from './results/routes.js';
 import { auditoriumRoutes } from './auditoriums/routes.js';
 import { auditoriumScreenRoutes, showtimeRoutes } from './showtimes/routes.js';
 import { publicRoutes } from './public/routes.js';
+import { screenLinkRoutes } from './screens/routes.js';
 import { opsRoutes } from './ops/routes.js';
 import { installRequestTelemetry, loggingOptions } from '../ops/logging.js';
+import { fastifyTrustProxy } from '../trust-proxy.js';
 
 export interface BuildAppOptions {
   /** Built web app (index.html + assets); when missing, non-API paths answer a short note. */
@@ -41,7 +43,8 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
   const app = Fastify({
     ...loggingOptions(options.logger ?? false),
     bodyLimit: JSON_BODY_LIMIT_BYTES,
-    trustProxy: true,
+    // Off unless TRUST_PROXY names the proxies (DESIGN §15): X-Forwarded-* from anyone else is ignored.
+    trustProxy: fastifyTrustProxy(deps.config.trustProxy),
     return503OnClosing: true,
     // Errors raised before routing (bad percent-encoding) also leave as { message }, without the URL.
     frameworkErrors: (error, _request, reply) => {
@@ -88,7 +91,7 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
     admin.addHook('onRequest', requireAdmin(deps));
     const scoped = admin.withTypeProvider<ZodTypeProvider>() as App;
     for (const module of [
-      sessionRoutes, itemRoutes, questionRoutes, questionTransferRoutes, drawRoutes, playerAdminRoutes, auditoriumRoutes, showtimeRoutes, resultsRoutes,
+      sessionRoutes, itemRoutes, questionRoutes, questionTransferRoutes, drawRoutes, playerAdminRoutes, auditoriumRoutes, showtimeRoutes, resultsRoutes, screenLinkRoutes,
       ...(options.adminRoutes ?? []),
     ]) {
       module(scoped, deps);

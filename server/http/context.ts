@@ -2,10 +2,12 @@ import type { FastifyInstance, FastifyBaseLogger, RawServerDefault, RawRequestDe
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { AdminAuth } from '../auth/admin-auth.js';
 import type { LoginThrottle } from '../auth/login-limiter.js';
+import type { LoginDevices } from '../auth/login-device.js';
 import type { Config } from '../config.js';
 import type { SessionLifecycle } from '../sessions/lifecycle.js';
 import type { Store } from '../storage/store.js';
 import type { JoinLinks } from '../sessions/join-links.js';
+import type { DisplayKeys } from '../sessions/display-keys.js';
 import type { MediaStore } from '../media/store.js';
 import type { Metrics } from '../ops/metrics.js';
 import type { Readiness } from '../ops/readiness.js';
@@ -17,7 +19,11 @@ export interface AppDeps {
   lifecycle: SessionLifecycle;
   adminAuth: AdminAuth;
   loginLimiter: LoginThrottle;
+  /** Browsers that logged in before, which the login limiter never slows (DESIGN §15). */
+  loginDevices: LoginDevices;
   joinLinks: JoinLinks;
+  /** The big screens' keys, which let them fetch join links (DESIGN §15). */
+  displayKeys: DisplayKeys;
   /** Where media bytes live (local disk or S3), chosen by configuration. */
   mediaStore: MediaStore;
   /** Prometheus metrics of this server (/metrics). */

@@ -20,6 +20,8 @@ export interface LifecycleEvents {
   deleted: [sessionId: string];
   /** "Show on display" of a prize draw: the session's displays show these winners. */
   winners: [sessionId: string, winners: { prize: string; names: string[] }];
+  /** An admin token was revoked (logout): admin sockets holding it close (DESIGN §15). Not a session event, but it travels the same stream. */
+  adminTokenRevoked: [tokenHash: string];
 }
 
 /**

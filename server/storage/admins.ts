@@ -48,6 +48,18 @@ export class AdminRepository {
     return row;
   }
 
+  /** The admin owning an unexpired token and when the token expires (the admin sockets close then). */
+  async findTokenSession(tokenHash: string, nowIsoTime: string): Promise<{ admin: Admin; expiresAt: string } | undefined> {
+    const row = await this.db
+      .selectFrom('admin_tokens as t')
+      .innerJoin('admins as a', 'a.id', 't.admin_id')
+      .select(['a.id', 'a.username', 't.expires_at'])
+      .where('t.token_hash', '=', tokenHash)
+      .where('t.expires_at', '>', nowIsoTime)
+      .executeTakeFirst();
+    return row && { admin: { id: row.id, username: row.username }, expiresAt: row.expires_at };
+  }
+
   async revokeToken(tokenHash: string): Promise<void> {
     await this.db.deleteFrom('admin_tokens').where('token_hash', '=', tokenHash).execute();
   }

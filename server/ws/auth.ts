@@ -9,8 +9,14 @@ import { hashToken } from '../auth/passwords.js';
 import type { Store } from '../storage/store.js';
 
 export type ConnectionAuth =
-  | { ok: true; sessionId: string; role: ClientRole; playerId: string | null; name: string | null }
+  | { ok: true; sessionId: string; role: ClientRole; playerId: string | null; name: string | null; adminToken?: AdminTokenInfo }
   | { ok: false; code: number; reason: string };
+
+/** An admin socket's token: it closes when the token is revoked or expires (admin-sockets.ts). */
+export interface AdminTokenInfo {
+  hash: string;
+  expiresAtMs: number;
+}
 
 export interface AuthDeps {
   store: Store;
@@ -47,11 +53,14 @@ export async function authenticateConnection(query: URLSearchParams, { store, ad
   if (unusableId(connect.sessionId)) return refuse(CLOSE_CODES.notFound, 'Session not found');
 
   // Admins prove themselves before learning whether a session exists.
-  if (connect.type === 'admin' && !(await adminAuth.verify(connect.token))) {
-    return refuse(CLOSE_CODES.unauthorized, 'Admin token missing, invalid or expired');
+  let adminToken: AdminTokenInfo | undefined;
+  if (connect.type === 'admin') {
+    const admin = await adminAuth.verifySession(connect.token);
+    if (!admin) return refuse(CLOSE_CODES.unauthorized, 'Admin token missing, invalid or expired');
+    adminToken = { hash: admin.tokenHash, expiresAtMs: admin.expiresAtMs };
   }
   if (!(await store.sessions.get(connect.sessionId))) return refuse(CLOSE_CODES.notFound, 'Session not found');
-  if (connect.type !== 'player') return { ok: true, sessionId: connect.sessionId, role: connect.type, playerId: null, name: null };
+  if (connect.type !== 'player') return { ok: true, sessionId: connect.sessionId, role: connect.type, playerId: null, name: null, adminToken };
 
   const { playerId, playerToken } = connect;
   if (unusableId(playerId) || playerToken.length > MAX_ID_LENGTH) return refuse(CLOSE_CODES.unauthorized, 'Invalid player token');

@@ -15,6 +15,7 @@ import { DEFAULT_HEARTBEAT, type HeartbeatOptions, startHeartbeat } from './hear
 import { Hub } from './hub.js';
 import { REHEARSAL_PLAYERS, rehearse } from './rehearsal.js';
 import { SocketServer } from './socket-server.js';
+import { AdminSockets } from './admin-sockets.js';
 import { type ClusterNode, type ClusterOptions, startClusterNode } from '../cluster/node.js';
 import type { RelayFrameKind } from '../cluster/edge.js';
 import type { SessionLifecycle } from '../sessions/lifecycle.js';
@@ -37,11 +38,17 @@ export interface WinnersSource {
   off(event: 'winners', listener: (sessionId: string, winners: { prize: string; names: string[] }) => void): unknown;
 }
 
+/** Admin tokens revoked by a logout (the lifecycle emitter carries them, across instances too). */
+export interface TokenRevocations {
+  on(event: 'adminTokenRevoked', listener: (tokenHash: string) => void): unknown;
+  off(event: 'adminTokenRevoked', listener: (tokenHash: string) => void): unknown;
+}
+
 export interface RealtimeDeps {
   httpServer: HttpServer;
   store: Store;
   adminAuth: AdminAuth;
-  lifecycle: LifecycleSource & WinnersSource;
+  lifecycle: LifecycleSource & WinnersSource & TokenRevocations;
   log: RoomLog;
   /** Multi-instance mode (REDIS_URL): games run by their owner instance, sockets relayed through Redis. */
   cluster?: ClusterOptions;
@@ -102,8 +109,9 @@ export async function startRealtime(deps: RealtimeDeps, options: RealtimeOptions
     if (live > 0) deps.log.info({ sessions: live, ms: Date.now() - resumingAtMs }, 'resumed the live games');
   }
   // What sockets of this instance must hear: in multi-instance mode, changes made on any instance.
-  const events: LifecycleSource & WinnersSource = cluster?.events ?? deps.lifecycle;
+  const events: LifecycleSource & WinnersSource & TokenRevocations = cluster?.events ?? deps.lifecycle;
   deps.lifecycle.on('started', rehearsal.run);
+  const adminSockets = new AdminSockets();
   const sockets = new SocketServer({
     httpServer: deps.httpServer,
     hub,
@@ -111,7 +119,11 @@ export async function startRealtime(deps: RealtimeDeps, options: RealtimeOptions
     store: deps.store,
     adminAuth: deps.adminAuth,
     log: deps.log,
+    adminSockets,
   });
+  // A logout on any instance closes the admin sockets holding that token here (DESIGN §15).
+  const onTokenRevoked = (tokenHash: string) => adminSockets.revoke(tokenHash);
+  events.on('adminTokenRevoked', onTokenRevoked);
   const onDeleted = (sessionId: string) => hub.closeSession(sessionId, CLOSE_CODES.sessionGone, 'Session deleted');
   events.on('deleted', onDeleted);
   // Only sessions with open sockets are looked up: edits of sessions nobody watches cost nothing.
@@ -144,6 +156,7 @@ export async function startRealtime(deps: RealtimeDeps, options: RealtimeOptions
       events.off('deleted', onDeleted);
       events.off('updated', onUpdated);
       events.off('winners', onWinners);
+      events.off('adminTokenRevoked', onTokenRevoked);
       deps.lifecycle.off('started', rehearsal.run);
       await rehearsal.idle();
       sockets.stopAccepting();

@@ -19,6 +19,7 @@ import type { EngineEvent } from '../engine/index.js';
 import type { RoomDirectory, RoomLog, RoomPort } from '../rooms/index.js';
 import { type AuthDeps, type ConnectionAuth, authenticateConnection } from './auth.js';
 import { type Client, type Hub, newClient } from './hub.js';
+import type { AdminSockets } from './admin-sockets.js';
 
 export const WS_PATH = '/ws';
 /** RFC 6455 "internal error": something failed on our side while connecting. */
@@ -30,6 +31,8 @@ export interface SocketServerDeps extends AuthDeps {
   /** The sessions' games: the local RoomManager, or the cluster's ports (multi-instance mode). */
   rooms: RoomDirectory;
   log: RoomLog;
+  /** Admin sockets by token: closed on logout and expiry. */
+  adminSockets: AdminSockets;
 }
 
 /** The players' and screens' WebSocket server (the rehearsal opens its loopback sockets with it too). */
@@ -85,6 +88,7 @@ export class SocketServer {
         ws.close(auth.ok ? CLOSE_CODES.notFound : auth.code, auth.ok ? 'Session not found' : auth.reason);
         return;
       }
+      if (auth.adminToken) this.deps.adminSockets.add(ws, auth.adminToken.hash, auth.adminToken.expiresAtMs);
       this.attach(ws, room, auth.role, auth.playerId, auth.name);
     });
   }

@@ -15,6 +15,11 @@ export const keys = {
   adminMedia: ['/api/admin/media'] as const,
   mediaLibrary: ['/api/media'] as const,
   publicUrl: ['/api/public-url'] as const,
+  /** A big screen's address with its display key (DESIGN §15). */
+  sessionScreenLink: (id: string) => ['/api/admin/sessions', id, 'screen-link'] as const,
+  auditoriumScreenLink: (id: string) => ['/api/admin/auditoriums', id, 'screen-link'] as const,
+  /** A fresh signed join link (the Player QR Code dialog). */
+  joinUrl: (id: string) => ['/api/sessions', id, 'join-url'] as const,
 };
 
 export const useSessions = () => useQuery<Session[]>({ queryKey: keys.sessions });

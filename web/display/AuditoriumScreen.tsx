@@ -7,6 +7,7 @@ import { showingTime } from '../common/format';
 import { liveTheme } from '../common/realtime/themeStyle';
 import { useDocumentTitle } from '../common/ui/useDocumentTitle';
 import { SessionDisplay, ThemedScreen, useScreenSizedRem } from './DisplayPage';
+import { displayKeyOf } from './JoinSlide';
 import './display.css';
 
 /** How often the screen asks what is on: a pre-show appears at most this long after it starts. */
@@ -31,7 +32,8 @@ export default function AuditoriumScreen() {
   useScreenSizedRem();
 
   // Keyed by session: a new pre-show gets a fresh display (its own socket and state).
-  if (sessionId) return <SessionDisplay key={sessionId} sessionId={sessionId} />;
+  // The auditorium's key serves every session shown here (DESIGN §15).
+  if (sessionId) return <SessionDisplay key={sessionId} sessionId={sessionId} displayKey={displayKeyOf(window.location.search)} />;
   return <IdleScreen feed={feed} theme={theme} />;
 }
 

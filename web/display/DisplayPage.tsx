@@ -13,7 +13,7 @@ import { DisplayQuestion } from './DisplayQuestion';
 import { DisplaySlide, StandingsSlide } from './DisplaySlides';
 import { WinnersSlide } from './WinnersSlide';
 import { Interstitial } from './Interstitial';
-import { useJoinLink } from './JoinSlide';
+import { displayKeyOf, useJoinLink } from './JoinSlide';
 import { TopPlayersFooter } from './TopPlayersFooter';
 import { cssUrl, liveTheme, themeVariables } from '../common/realtime/themeStyle';
 import { DISPLAY_ROOT_FONT_SIZE } from './displayTheme';
@@ -27,18 +27,18 @@ import './display.css';
  */
 export default function DisplayPage() {
   const { sessionId } = useParams<{ sessionId: string }>();
-  return <SessionDisplay sessionId={sessionId} />;
+  return <SessionDisplay sessionId={sessionId} displayKey={displayKeyOf(window.location.search)} />;
 }
 
 /** One session's display: the page above, and the auditorium screen while a session is live there. */
-export function SessionDisplay({ sessionId }: { sessionId: string }) {
+export function SessionDisplay({ sessionId, displayKey }: { sessionId: string; displayKey: string | null }) {
   const info = usePublicSession(sessionId);
   const loaded = info.state === 'ready' ? info.session : null;
   const { live, status, clock, closed } = useDisplayFeed(sessionId, loaded !== null);
   // An edit announced on the socket (title, theme) wins over what was fetched at load.
   const session = loaded && (live.sessionInfo ?? loaded);
   const theme = useMemo(() => liveTheme(session?.theme), [session?.theme]);
-  const joinUrl = useJoinLink(sessionId, session !== null);
+  const joinUrl = useJoinLink(sessionId, session !== null, displayKey);
   const inQuestion = live.phase === 'question' && live.question !== null;
   const countdown = useCountdown(inQuestion ? live.endsAt : null, inQuestion ? live.timeRemaining : null, clock.serverNow);
   useDocumentTitle(session ? `${session.title} · Display` : 'Display');

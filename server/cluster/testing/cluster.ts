@@ -26,9 +26,12 @@ export async function startTestCluster(size: number): Promise<TestCluster> {
     servers.push(
       await startTestServer({
         database,
-        env: { REDIS_URL: TEST_REDIS_URL, INSTANCE_ID: `node-${i + 1}` },
+        // As behind the load balancer (on this machine): its X-Forwarded-For names the client.
+        env: { REDIS_URL: TEST_REDIS_URL, INSTANCE_ID: `node-${i + 1}`, TRUST_PROXY: 'loopback' },
         cluster: { keyPrefix: prefix, leaseTtlMs: TEST_LEASE_TTL_MS, scanMs: TEST_SCAN_MS },
         realtime: { rehearsalPlayers: 0 },
+        // Frozen: the failed-login tests must not see a 1 s wait run out on a loaded machine.
+        loginClock: () => 1_700_000_000_000,
       }),
     );
   }

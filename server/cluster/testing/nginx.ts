@@ -9,6 +9,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { freePort } from '../../testing/child-server.js';
 
+/** The instances behind this nginx believe its X-Forwarded-* (it runs on this machine: loopback). */
+export const NGINX_TRUST_PROXY = 'loopback';
+
 export const NGINX_BINARY = process.env.NGINX_BINARY ?? '/usr/sbin/nginx';
 
 export interface TestNginx {

@@ -49,6 +49,8 @@ describe('the request log', () => {
     const token: string = login.body.token;
     secrets.push(token);
     const cookie = String(login.headers['set-cookie']).split(';')[0];
+    // The login's device cookie (DESIGN §15) is a credential of sorts too.
+    secrets.push(String(login.headers['set-cookie']).match(/marquee_device=([^;,]+)/)![1]!);
     api.token = token;
     const session = await api.post('/api/admin/sessions', { title: 'Log Night', autoRotate: true, mediaItemsPerTransition: 1 });
     expect(session.status).toBe(201);

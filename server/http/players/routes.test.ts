@@ -200,7 +200,7 @@ describe.each(DIALECTS)('signed join links required (REQUIRE_SIGNED_JOIN) on %s'
     (await api.post('/api/admin/sessions', { title: 'Signed', ...(returnMessage ? { returnMessage } : {}) })).body.id as string;
   /** What a phone gets from the display's QR code: t and sig from the join URL. */
   async function joinLink(sessionId: string) {
-    const res = await phone.get(`/api/sessions/${sessionId}/join-url`);
+    const res = await api.get(`/api/sessions/${sessionId}/join-url`);
     const params = new URL(res.body.url, 'http://x').searchParams;
     return { timestamp: Number(params.get('t')), signature: params.get('sig')! };
   }

@@ -5,6 +5,7 @@ import { toPublicSessionInfo } from '../../sessions/public-view.js';
 import type { Session } from '../../storage/sessions.js';
 import type { RouteModule } from '../context.js';
 import { AppError } from '../errors.js';
+import { adminTokenOf } from '../auth-guard.js';
 
 const tags = ['public'];
 // PostgreSQL text cannot hold NUL (U+0000): such a value would fail in the database with a 500,
@@ -18,6 +19,7 @@ const timestamp = z.union([z.number(), z.string().max(20)]).optional().nullable(
 const signature = z.string().max(200).optional().nullable();
 
 const accessBody = z.object({ timestamp, signature });
+const joinUrlQuery = z.object({ key: z.string().max(200).optional() });
 
 const registerBody = z.object({
   name: z.string().trim().min(1, 'Name is required').max(50, 'Name must be at most 50 characters').refine(noNul, NUL_MESSAGE),
@@ -38,7 +40,7 @@ export const FINISHED_MESSAGE = 'This game has ended. Thanks for playing!';
 
 const returnMessageOf = (session: Session) => session.returnMessage?.trim() || DEFAULT_RETURN_MESSAGE;
 
-export const publicRoutes: RouteModule = (app, { store, config, joinLinks }) => {
+export const publicRoutes: RouteModule = (app, { store, config, joinLinks, displayKeys, adminAuth }) => {
   async function requireSession(id: string): Promise<Session> {
     const session = await store.sessions.get(id);
     if (!session) throw AppError.notFound('Session not found');
@@ -47,7 +49,7 @@ export const publicRoutes: RouteModule = (app, { store, config, joinLinks }) => 
 
   app.get('/api/public-url', { schema: { tags } }, async (request) => {
     if (config.publicUrl) return { publicUrl: config.publicUrl };
-    // trustProxy makes protocol and host follow X-Forwarded-Proto/Host, then Host.
+    // Protocol and host follow X-Forwarded-Proto/Host only from a TRUST_PROXY proxy, else the Host header.
     return { publicUrl: `${request.protocol}://${request.host}` };
   });
 
@@ -55,11 +57,20 @@ export const publicRoutes: RouteModule = (app, { store, config, joinLinks }) => 
     return toPublicSessionInfo(await requireSession(request.params.id));
   });
 
-  app.get('/api/sessions/:id/join-url', { schema: { tags, params: sessionParam } }, async (request, reply) => {
-    await requireSession(request.params.id);
-    reply.header('cache-control', 'no-store');
-    return joinLinks.create(request.params.id);
-  });
+  // Only whoever can see the screen may mint links (DESIGN §15): the display's key or an admin.
+  app.get(
+    '/api/sessions/:id/join-url',
+    { schema: { tags, params: sessionParam, querystring: joinUrlQuery, description: 'Needs an admin token (bearer or cookie) or a display key as ?key= (DESIGN §15).' } },
+    async (request, reply) => {
+      const session = await requireSession(request.params.id);
+      const byKey = displayKeys.opens(request.query.key, session);
+      if (!byKey && !(await adminAuth.verify(adminTokenOf(request)))) {
+        throw AppError.unauthorized(request.query.key ? 'Invalid display key' : 'A display key or an admin login is required');
+      }
+      reply.header('cache-control', 'no-store');
+      return joinLinks.create(request.params.id);
+    },
+  );
 
   app.post('/api/sessions/:id/validate-access', { schema: { tags, params: sessionParam, body: accessBody } }, async (request) => {
     const session = await requireSession(request.params.id);

@@ -1,15 +1,12 @@
-import { useEffect, useRef } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import QRCode from 'qrcode';
 import { Button } from '../../common/ui/Button';
 import { keys } from '../queries';
 import type { Session } from '../types';
 import { AppDialog } from '../ui/Dialog';
+import { QrCanvas, absoluteOn } from '../ui/QrCanvas';
 
-/** The join link: the public base URL followed by /player/{sessionId} (SPEC §2). */
-export function joinLink(publicUrl: string, sessionId: string): string {
-  return `${publicUrl.replace(/\/+$/, '')}/player/${sessionId}`;
-}
+/** How often the open dialog renews its signed link, as the display does (DESIGN §15). */
+export const QR_DIALOG_REFRESH_MS = 60_000;
 
 interface Props {
   open: boolean;
@@ -17,9 +14,21 @@ interface Props {
   onClose: () => void;
 }
 
+/**
+ * The Player QR Code dialog: a signed join link of the same shape as the display's (DESIGN §15),
+ * fetched with the operator's login and renewed while the dialog is open, so a phone that scans
+ * it can join even where joining needs a signed link.
+ */
 export function QrCodeDialog({ open, session, onClose }: Props) {
   const publicUrl = useQuery<{ publicUrl: string }>({ queryKey: keys.publicUrl, enabled: open });
-  const link = publicUrl.data ? joinLink(publicUrl.data.publicUrl, session.id) : null;
+  const joinUrl = useQuery<{ url: string }>({
+    queryKey: keys.joinUrl(session.id),
+    enabled: open,
+    staleTime: 0,
+    gcTime: 0,
+    refetchInterval: open ? QR_DIALOG_REFRESH_MS : false,
+  });
+  const link = publicUrl.data && joinUrl.data ? absoluteOn(publicUrl.data.publicUrl, joinUrl.data.url) : null;
 
   return (
     <AppDialog
@@ -43,25 +52,8 @@ export function QrCodeDialog({ open, session, onClose }: Props) {
             {link ?? 'Loading...'}
           </p>
         </div>
-        <p className="text-xs text-muted">
-          Tip: when Marquee runs in a hosted development environment, open its web view once before scanning, so the
-          public address is awake and reachable from phones.
-        </p>
+        <p className="text-xs text-muted">This link is signed: it works for a limited time, and renews while this window is open.</p>
       </div>
     </AppDialog>
   );
-}
-
-/** 300 px canvas, margin 2 modules, black on white (SPEC §9). Drawing failures are only logged (SPEC §8). */
-export function QrCanvas({ text }: { text: string }) {
-  const canvasRef = useRef<HTMLCanvasElement>(null);
-  useEffect(() => {
-    if (!canvasRef.current) return;
-    QRCode.toCanvas(canvasRef.current, text, {
-      width: 300,
-      margin: 2,
-      color: { dark: '#000000', light: '#ffffff' },
-    }).catch((error: unknown) => console.error('QR code drawing failed', error));
-  }, [text]);
-  return <canvas ref={canvasRef} width={300} height={300} role="img" aria-label={`QR code for ${text}`} />;
 }

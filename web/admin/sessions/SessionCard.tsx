@@ -3,6 +3,7 @@ import {
   Copy,
   ListOrdered,
   Monitor,
+  MonitorUp,
   Palette,
   Pencil,
   Play,
@@ -19,8 +20,9 @@ import type { Session } from '../types';
 import { LiveControlsPanel } from '../live/LiveControlsPanel';
 import { StatusBadge } from './StatusBadge';
 import { useSessionActions } from './useSessionActions';
+import { openDisplay } from './openDisplay';
 
-export type SessionDialogKind = 'edit' | 'delete' | 'restart' | 'qr' | 'questions' | 'theme' | 'draw' | 'results';
+export type SessionDialogKind = 'edit' | 'delete' | 'restart' | 'qr' | 'screen' | 'questions' | 'theme' | 'draw' | 'results';
 
 interface Props {
   session: Session;
@@ -79,9 +81,13 @@ export function SessionCard({ session, auditoriumName, onOpen }: Props) {
             Restart
           </Button>
         )}
-        <Button size="sm" variant="outline" onClick={() => window.open(`/display/${session.id}`, '_blank', 'noopener')}>
+        <Button size="sm" variant="outline" onClick={() => void openDisplay(session.id)}>
           <Monitor aria-hidden />
           Display
+        </Button>
+        <Button size="sm" variant="outline" onClick={() => onOpen('screen')}>
+          <MonitorUp aria-hidden />
+          Screen Link
         </Button>
         <Button size="sm" variant="outline" onClick={() => onOpen('qr')}>
           <QrCode aria-hidden />

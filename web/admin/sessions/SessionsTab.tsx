@@ -1,13 +1,14 @@
 import { useState } from 'react';
 import { Plus } from 'lucide-react';
 import { Button } from '../../common/ui/Button';
-import { useAuditoriums, useSessions } from '../queries';
+import { keys, useAuditoriums, useSessions } from '../queries';
 import type { Session } from '../types';
 import { EmptyState, LoadError, LoadingText, TabHeader } from '../ui/TabHeader';
 import { SessionCard, type SessionDialogKind } from './SessionCard';
 import { SessionFormDialog } from './SessionFormDialog';
 import { DeleteSessionDialog, RestartSessionDialog } from './SessionConfirmDialogs';
 import { QrCodeDialog } from './QrCodeDialog';
+import { ScreenLinkDialog } from '../ui/ScreenLinkDialog';
 import { ManageQuestionsDialog } from './items/ManageQuestionsDialog';
 import { ThemeEditorDialog } from './theme/ThemeEditorDialog';
 import { PrizeDrawDialog } from './draw/PrizeDrawDialog';
@@ -67,6 +68,13 @@ export function SessionsTab() {
           <DeleteSessionDialog open={isOpen('delete')} session={dialogSession} onClose={close} />
           <RestartSessionDialog open={isOpen('restart')} session={dialogSession} onClose={close} />
           <QrCodeDialog open={isOpen('qr')} session={dialogSession} onClose={close} />
+          <ScreenLinkDialog
+            open={isOpen('screen')}
+            title="Screen Link"
+            description={`Open this address on the big screen of ${dialogSession.title}.`}
+            queryKey={keys.sessionScreenLink(dialogSession.id)}
+            onClose={close}
+          />
           <ManageQuestionsDialog open={isOpen('questions')} session={dialogSession} onClose={close} />
           <ThemeEditorDialog open={isOpen('theme')} session={dialogSession} onClose={close} />
           <PrizeDrawDialog open={isOpen('draw')} session={dialogSession} onClose={close} />
