@@ -44,6 +44,26 @@ describe.each(DIALECTS)('socket health on %s', (dialect) => {
     await healthy.close();
   });
 
+  it('keeps a socket that answers its ping even when this process stalls past the interval', async () => {
+    const { hub } = server.server.realtime;
+    const earlier = new Set([...hub.all()].map((c) => c.id));
+    const healthy = await display(server, game);
+    let client: ReturnType<typeof hub.all> extends Iterable<infer C> ? C | undefined : never;
+    await until(() => {
+      client = [...hub.all()].find((c) => c.sessionId === game.sessionId && !earlier.has(c.id));
+      return client !== undefined && client.pingSentAtMs !== null;
+    });
+    // A busy machine: the event loop is held for four intervals while the pong waits to be read.
+    const stallUntil = Date.now() + 400;
+    while (Date.now() < stallUntil) {
+      // busy
+    }
+    await until(() => client!.pingSentAtMs === null);
+    await sleep(300);
+    expect(healthy.isOpen).toBe(true);
+    await healthy.close();
+  });
+
   it('closes a socket whose send buffer stays over the bound, without touching the others', async () => {
     const { hub } = server.server.realtime;
     // The previous test's display may still be closing on the server: find this one by what is new.

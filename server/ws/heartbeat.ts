@@ -37,15 +37,24 @@ const CHECKS_PER_INTERVAL = 4;
 
 export function startHeartbeat(hub: Hub, options: HeartbeatOptions): () => void {
   const { pingIntervalMs } = options;
+  // Checks run since each outstanding ping. A ping goes unanswered only after a whole interval AND
+  // an interval's worth of checks: after a stall of this process (a busy machine, a long GC) the
+  // overdue timer runs before the I/O that holds the pong, so wall time alone would drop a live
+  // phone for the server's own delay. Each check is a separate turn of the event loop, so the
+  // pong has had that many chances to be read.
+  const checksSincePing = new WeakMap<Client, number>();
   const ping = setInterval(() => {
     const now = Date.now();
     for (const client of hub.all()) {
       if (client.pingSentAtMs !== null) {
-        if (now - client.pingSentAtMs >= pingIntervalMs) client.socket.terminate();
+        const checks = (checksSincePing.get(client) ?? 0) + 1;
+        checksSincePing.set(client, checks);
+        if (checks >= CHECKS_PER_INTERVAL && now - client.pingSentAtMs >= pingIntervalMs) client.socket.terminate();
         continue;
       }
       if (now - client.heardAtMs < pingIntervalMs || client.socket.readyState !== WebSocket.OPEN) continue;
       client.pingSentAtMs = now;
+      checksSincePing.set(client, 0);
       client.socket.ping();
     }
   }, pingIntervalMs / CHECKS_PER_INTERVAL);
