@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { parseRegistrationLimit, type RegistrationLimit } from './players/rate-limit.js';
 
 /**
  * The one validated configuration object, built from the environment (DESIGN §1).
@@ -32,6 +33,15 @@ const envSchema = z.object({
   SECRET: z.string().min(16, 'must be at least 16 characters').optional(),
   JOIN_LINK_TTL_SECONDS: z.coerce.number().int().min(60).max(604800).default(3600),
   REQUIRE_SIGNED_JOIN: booleanFromEnv.default(true),
+  // Player registrations per address (DESIGN §15): "burst,perSecond", or "off" for load tests.
+  REGISTRATION_LIMIT: z
+    .string()
+    .default('100,2')
+    .transform((v, ctx) => {
+      const limit = parseRegistrationLimit(v);
+      if (limit === undefined) ctx.addIssue({ code: 'custom', message: 'must be "burst,perSecond" (e.g. 100,2) or off' });
+      return limit ?? null;
+    }),
   DEMO_CONTENT: booleanFromEnv.default(true),
   // Media storage (the media issue): local disk by default, S3 when S3_BUCKET is set.
   S3_BUCKET: z.string().min(1).optional(),
@@ -63,6 +73,8 @@ export interface Config {
   secret: string | undefined;
   joinLinkTtlSeconds: number;
   requireSignedJoin: boolean;
+  /** Successful player registrations per address; null: unlimited (REGISTRATION_LIMIT=off). */
+  registrationLimit: RegistrationLimit | null;
   /** Create the "Marquee Demo" show on the first start with an empty database (DESIGN §11). */
   demoContent: boolean;
   s3:
@@ -114,6 +126,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     secret: e.SECRET,
     joinLinkTtlSeconds: e.JOIN_LINK_TTL_SECONDS,
     requireSignedJoin: e.REQUIRE_SIGNED_JOIN,
+    registrationLimit: e.REGISTRATION_LIMIT,
     demoContent: e.DEMO_CONTENT,
     s3: e.S3_BUCKET
       ? {
