@@ -25,7 +25,7 @@ const ZWJ = '\u200d';
  * Invisible characters that are not in the format category: Hangul fillers, the braille blank,
  * the combining grapheme joiner, variation-selector-free fillers of some fonts.
  */
-const INVISIBLE = /[\u115f\u1160\u3164\uffa0\u2800\u034f\u17b4\u17b5\u180e]/gu;
+const INVISIBLE = /[\u115f\u3164\uffa0\u2800\u180e]|\u1160|\u17b4|\u17b5|\u034f/gu;
 /** Control (Cc), format (Cf: bidi controls, zero-width spaces and joiners, BOM...), line and paragraph separators. */
 const CONTROL_OR_FORMAT = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu;
 const BIDI_CONTROL = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/u;
