@@ -29,6 +29,8 @@ describe('kicking a player during a question', () => {
     await joinThroughForm(troll.page, id, 'Trouble Maker', 'troll@example.com');
     const trollId = await troll.page.evaluate(() => localStorage.getItem('player_id'));
 
+    // Both sockets in the room before the start: otherwise Ana's answer alone could close the question.
+    for (const phone of [ana, troll]) await phone.page.getByText('Waiting for next question...', { exact: true }).waitFor();
     await h.api.start(id);
     for (const phone of [ana, troll]) {
       await phone.page.getByText(Q1.text, { exact: true }).waitFor();
