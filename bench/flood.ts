@@ -33,6 +33,8 @@ export interface FloodResult {
   fanOutP99Ms: { quiet: number[]; flood: number[] };
   fanOut: { quiet: Distribution; flood: Distribution };
   floodMs: number;
+  /** Honest phones without the round's question within 60 s, summed over the rounds. */
+  missed: { quiet: number; flood: number };
 }
 
 function post(baseUrl: string, pathName: string, body: unknown, localAddress?: string): Promise<{ status: number; body: any }> {
@@ -109,13 +111,16 @@ export async function runFlood(honest: number, outDir: string, log: (line: strin
       fanOutP99Ms: { quiet: [], flood: [] },
       fanOut: { quiet: distribution([]), flood: distribution([]) },
       floodMs: 0,
+      missed: { quiet: 0, flood: 0 },
     };
     const samples = { quiet: [] as number[], flood: [] as number[] };
     const playRound = async (kind: 'quiet' | 'flood') => {
       const asked = new Set(phones.map((p) => p.questionId));
       const sentAt = admin.send({ type: 'admin_next_question' });
-      await until(() => phones.every((p) => !asked.has(p.questionId)), 60_000);
-      const lags = phones.map((p) => p.questionAtMs - sentAt).filter(Number.isFinite);
+      await until(() => phones.every((p) => !asked.has(p.questionId) && p.questionAtMs >= sentAt), 60_000);
+      // A phone that missed the round's question (dropped, or still on an older one) is counted, not timed.
+      const lags = phones.map((p) => p.questionAtMs - sentAt).filter((lag) => Number.isFinite(lag) && lag >= 0);
+      result.missed[kind] += phones.length - lags.length;
       samples[kind].push(...lags);
       result.fanOutP99Ms[kind].push(round(distribution(lags).p99));
       await sleep(1_500);
@@ -158,6 +163,7 @@ export function formatFlood(r: FloodResult): string {
     `flood took ${r.floodMs} ms; server RSS ${r.rssMb.before} MB before, ${r.rssMb.peak} MB peak, ${r.rssMb.after} MB after`,
     `honest fan-out p99 per round (Next → question on the phone): quiet ${r.fanOutP99Ms.quiet.join(' / ')} ms; during the flood ${r.fanOutP99Ms.flood.join(' / ')} ms`,
     `all rounds: quiet p50 ${r.fanOut.quiet.p50} p99 ${r.fanOut.quiet.p99} ms; flood p50 ${r.fanOut.flood.p50} p99 ${r.fanOut.flood.p99} ms`,
+    `honest phones that missed a round's question: quiet ${r.missed.quiet}, during the flood ${r.missed.flood}`,
   ].join('\n');
 }
 
