@@ -5,6 +5,7 @@
  */
 const WINDOW_MS = 60_000;
 const REPORT_EVERY_MS = 2_000;
+const MAX_KEPT = 10_000;
 
 export interface BurstReport {
   refused: number;
@@ -31,6 +32,8 @@ export class BurstWatch {
     this.sessions.set(sessionId, burst);
     burst.refusals = burst.refusals.filter((r) => r.atMs >= nowMs - WINDOW_MS);
     burst.refusals.push({ atMs: nowMs, address });
+    // Bounded under any flood: beyond this the count is "at least" (the line says thousands anyway).
+    if (burst.refusals.length > MAX_KEPT) burst.refusals.shift();
     if (nowMs - burst.reportedAtMs < REPORT_EVERY_MS) return;
     burst.reportedAtMs = nowMs;
     this.report(sessionId, { refused: burst.refusals.length, addresses: new Set(burst.refusals.map((r) => r.address)).size });
