@@ -90,7 +90,8 @@ async function flood(baseUrl: string, sessionId: string, result: Pick<FloodResul
 export async function runFlood(honest: number, outDir: string, log: (line: string) => void): Promise<FloodResult> {
   const target = await startTarget('marquee', { logDir: outDir, label: 'flood', openFiles: honest + SOCKET_OPENS + 1_000, env: { REGISTRATION_LIMIT: '100,2' } });
   try {
-    const game = await setUpGame(target.baseUrl, ADMIN_PASSWORD, 1, ROUNDS * 2);
+    // One question more than the rounds: the first Next (past the intro slide) opens one.
+    const game = await setUpGame(target.baseUrl, ADMIN_PASSWORD, 1, ROUNDS * 2 + 1);
     const sessionId = game.sessionIds[0];
     const phones: Phone[] = [];
     for (let i = 0; i < honest; i++) {

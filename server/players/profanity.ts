@@ -60,7 +60,11 @@ function inOtherLanguages(words: readonly string[]): boolean {
   return false;
 }
 
-export function isOffensive(name: string): boolean {
+/** Numbers of two or more digits standing alone ("Bot 455", "Row 7117") are numbers, not leetspeak. */
+const STANDALONE_NUMBER = /(?<![\p{L}\p{N}])\p{N}{2,}(?![\p{L}\p{N}])/gu;
+
+export function isOffensive(typed: string): boolean {
+  const name = typed.replace(STANDALONE_NUMBER, ' ');
   const words = wordsOf(foldForMatching(name));
   const spacedOut = joinSpacedLetters(words).join(' ');
   if (english.hasMatch(name) || english.hasMatch(spacedOut)) return true;
