@@ -1,6 +1,8 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { joinThroughForm, startGameHarness, type GameHarness } from './game-support.js';
+import { openDashboard } from './support/app.js';
+import { alertDialog, sessionCard } from './support/ui.js';
 
 /**
  * The host removes a troublemaker during a question (DESIGN §15): the name leaves the big
@@ -27,7 +29,6 @@ describe('kicking a player during a question', () => {
     const [ana, troll] = await Promise.all([h.phone(), h.phone()]);
     await joinThroughForm(ana.page, id, 'Ana', 'ana@example.com');
     await joinThroughForm(troll.page, id, 'Trouble Maker', 'troll@example.com');
-    const trollId = await troll.page.evaluate(() => localStorage.getItem('player_id'));
 
     // Both sockets in the room before the start: otherwise Ana's answer alone could close the question.
     for (const phone of [ana, troll]) await phone.page.getByText('Waiting for next question...', { exact: true }).waitFor();
@@ -39,15 +40,21 @@ describe('kicking a player during a question', () => {
     // Both answered: the question closes early and both names reach the footer.
     await expect.poll(async () => (await topPlayers(display)).join(' | '), { timeout: 20_000 }).toContain('Trouble Maker');
 
-    // During the next question the host kicks the troublemaker.
+    // During the next question the host kicks the troublemaker from Live Controls (with a confirmation).
+    const admin = await (await h.browser.newContext({ baseURL: h.server.baseUrl, viewport: { width: 1280, height: 900 } })).newPage();
+    await openDashboard(admin, h.api);
+    const card = sessionCard(admin, 'Moderated Night');
+    await card.getByTestId('live-player').filter({ hasText: 'Trouble Maker' }).waitFor();
     await display.getByText(Q2.text, { exact: true }).waitFor({ timeout: 30_000 });
-    await h.api.request('POST', `/api/admin/sessions/${id}/players/${trollId}/kick`);
+    await card.getByRole('button', { name: 'Kick Trouble Maker' }).click();
+    await alertDialog(admin, 'Kick Player').getByRole('button', { name: 'Kick' }).click();
     await expect.poll(async () => (await topPlayers(display)).join(' | '), { timeout: 5_000 }).not.toContain('Trouble Maker');
     expect((await topPlayers(display)).join(' | ')).toContain('Ana');
     const removed = troll.page.getByTestId('player-removed');
     await removed.waitFor({ timeout: 5_000 });
     expect(await removed.innerText()).toContain('Removed by the host');
-    // The phone of the other player plays on.
+    // The phone of the other player plays on; Live Controls' leaderboard drops the name too.
     await ana.page.getByText(Q2.text, { exact: true }).waitFor();
+    await card.getByTestId('live-player').filter({ hasText: 'Trouble Maker' }).waitFor({ state: 'detached' });
   });
 });
