@@ -6,11 +6,14 @@
  * .bench/results.json; logs (and profiles with --cpu-prof) go to .bench/.
  * `npm run bench -- restart [2000]`: the reconnect storm after a crash (restart.ts), written to
  * .bench/restart.json.
+ * `npm run bench -- flood [100]`: 5,000 registrations and 5,000 socket opens from one address
+ * against one session beside honest phones (flood.ts), written to .bench/flood.json.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { formatReport } from './report.js';
 import { formatRestart, runRestart } from './restart.js';
+import { FLOOD_OUTPUT, formatFlood, runFlood } from './flood.js';
 import { DEFAULT_SCENARIOS, runBench, type Scenario } from './runner.js';
 import { REPO_ROOT } from './targets.js';
 import type { TargetName } from './ipc.js';
@@ -43,7 +46,7 @@ function parseArgs(argv: string[]) {
 
 const outDir = path.join(REPO_ROOT, '.bench');
 if (process.argv[2] === 'restart') {
-  const players = Number(process.argv[3] ?? 2000);
+  const players = Number(process.argv[3] ?? 1000);
   if (!Number.isInteger(players) || players < 1) throw new Error('usage: npm run bench -- restart [phones]');
   console.log(`Marquee bench: reconnect storm after a crash, ${players} phones`);
   const result = await runRestart(players, outDir, (line) => console.log(line));
@@ -51,6 +54,16 @@ if (process.argv[2] === 'restart') {
   fs.writeFileSync(path.join(outDir, 'restart.json'), JSON.stringify({ startedAt: new Date().toISOString(), result }, null, 2) + '\n');
   console.log(`\n${formatRestart(result)}\n\nWritten to ${path.relative(process.cwd(), path.join(outDir, 'restart.json'))}`);
   process.exit(result.confirmedLost > 0 || result.phonesNotBack > 0 || result.missedTheQuestion > 0 ? 1 : 0);
+}
+if (process.argv[2] === 'flood') {
+  const honest = Number(process.argv[3] ?? 100);
+  if (!Number.isInteger(honest) || honest < 1 || honest > 100) throw new Error('usage: npm run bench -- flood [honest phones, 1-100: one address\'s burst]');
+  console.log(`Marquee bench: a bot flood from one address against one session, ${honest} honest phones`);
+  const result = await runFlood(honest, outDir, (line) => console.log(line));
+  fs.mkdirSync(outDir, { recursive: true });
+  fs.writeFileSync(FLOOD_OUTPUT(outDir), JSON.stringify({ startedAt: new Date().toISOString(), result }, null, 2) + '\n');
+  console.log(`\n${formatFlood(result)}\n\nWritten to ${path.relative(process.cwd(), FLOOD_OUTPUT(outDir))}`);
+  process.exit(0);
 }
 const args = parseArgs(process.argv.slice(2));
 console.log(`Marquee bench: ${args.scenarios.map((s) => `${s.players}x${s.sessions}`).join(', ')}; ${args.rounds} rounds; ${args.targets.join(' + ')}`);

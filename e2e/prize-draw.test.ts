@@ -53,6 +53,16 @@ describe('prize draw', () => {
 
     const display = await h.display(session.id);
     await display.getByText('Saturday Prize Night', { exact: true }).waitFor();
+    // Only players who answered a question can win (DESIGN §15): both played (stored directly, the
+    // game itself is not what this test is about).
+    const question = await h.api.createQuestion();
+    for (const phone of [ana, ben]) {
+      const playerId = (await phone.page.evaluate(() => localStorage.getItem('player_id')))!;
+      await h.server.server.deps.store.db
+        .insertInto('answers')
+        .values({ session_id: session.id, player_id: playerId, question_id: question.id, asking: 1, selected_index: 0, is_correct: 1, points_earned: 10, elapsed_ms: 1000, answered_at: new Date().toISOString() })
+        .execute();
+    }
 
     // The draw, from the session card.
     const card = sessionCard(admin, 'Saturday Prize Night');

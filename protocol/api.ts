@@ -50,7 +50,14 @@ export interface Session {
   currentQuestionIndex: number;
   theme: Theme;
   prizeDraw: PrizeDrawSettings;
+  /** Registrations allowed (DESIGN §15): 1-100000, default 2000. */
+  maxPlayers: number;
+  /** `free`: players type their name (filtered); `generated`: the server names them. */
+  nicknames: NicknameMode;
 }
+
+export const NICKNAME_MODES = ['free', 'generated'] as const;
+export type NicknameMode = (typeof NICKNAME_MODES)[number];
 
 export type ItemType = 'question' | 'slide' | 'media_block';
 
@@ -91,6 +98,12 @@ export interface Player {
   name: string;
   email: string;
   createdAt: string;
+  /** The session the player joined (null: registered before players were per session). */
+  sessionId: string | null;
+  /** Order of joining that session, from 1: a hidden player shows as "Player {joinOrder}". */
+  joinOrder: number | null;
+  hidden: boolean;
+  kicked: boolean;
 }
 
 export interface Auditorium {

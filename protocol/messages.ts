@@ -42,6 +42,8 @@ export const CLOSE_CODES = {
   unauthorized: 4401,
   /** Unknown session or player. */
   notFound: 4404,
+  /** The host removed this player from the session (DESIGN §15): the phone says so and stays out. */
+  removed: 4403,
   /** The session was deleted while the socket was open. */
   sessionGone: 4410,
   /** The socket's send buffer stayed over its bound: the client is not reading fast enough. */
@@ -167,8 +169,24 @@ export interface WinnersMessage {
   names: string[];
 }
 
+/** The close reason of a kicked player's sockets (DESIGN §15). */
+export const REMOVED_BY_HOST = 'Removed by the host';
+
+/**
+ * Admins only: registrations for this session were refused by the per-address limit (DESIGN §15),
+ * the sign of a bot or a script. Live Controls shows it as one line.
+ */
+export interface RegistrationBurstMessage {
+  type: 'registration_burst';
+  /** Registrations refused in the last minute. */
+  refused: number;
+  /** Distinct addresses refused in the last minute. */
+  addresses: number;
+}
+
 export type ServerMessage =
   | SessionStateMessage
+  | RegistrationBurstMessage
   | SessionInfoMessage
   | WinnersMessage
   | TimerTickMessage

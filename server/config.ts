@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { parseTrustProxy, type TrustProxy } from './trust-proxy.js';
+import { parseRegistrationLimit, type RegistrationLimit } from './players/rate-limit.js';
 
 /**
  * The one validated configuration object, built from the environment (DESIGN §1).
@@ -37,6 +38,15 @@ const envSchema = z.object({
     const parsed = parseTrustProxy(value);
     if ('error' in parsed) ctx.addIssue({ code: 'custom', message: parsed.error });
   }),
+  // Player registrations per address (DESIGN §15): "burst,perSecond", or "off" for load tests.
+  REGISTRATION_LIMIT: z
+    .string()
+    .default('100,2')
+    .transform((v, ctx) => {
+      const limit = parseRegistrationLimit(v);
+      if (limit === undefined) ctx.addIssue({ code: 'custom', message: 'must be "burst,perSecond" (e.g. 100,2) or off' });
+      return limit ?? null;
+    }),
   DEMO_CONTENT: booleanFromEnv.default(true),
   // Media storage (the media issue): local disk by default, S3 when S3_BUCKET is set.
   S3_BUCKET: z.string().min(1).optional(),
@@ -70,6 +80,8 @@ export interface Config {
   requireSignedJoin: boolean;
   /** Which proxies' X-Forwarded-* headers are believed (DESIGN §15); false: none. */
   trustProxy: TrustProxy;
+  /** Successful player registrations per address; null: unlimited (REGISTRATION_LIMIT=off). */
+  registrationLimit: RegistrationLimit | null;
   /** Create the "Marquee Demo" show on the first start with an empty database (DESIGN §11). */
   demoContent: boolean;
   s3:
@@ -122,6 +134,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     joinLinkTtlSeconds: e.JOIN_LINK_TTL_SECONDS,
     requireSignedJoin: e.REQUIRE_SIGNED_JOIN,
     trustProxy: trustProxyOf(e.TRUST_PROXY),
+    registrationLimit: e.REGISTRATION_LIMIT,
     demoContent: e.DEMO_CONTENT,
     s3: e.S3_BUCKET
       ? {

@@ -104,6 +104,34 @@ describe('cluster-wide behaviour (2 instances)', () => {
     phone.close();
   });
 
+  it('a kick made on the non-owner reaches the owner\'s standings and closes the phone wherever it is', async () => {
+    const game = await fresh({ players: 2 });
+    const phones = [await player(cluster.servers[0], game, 0), await player(cluster.servers[1], game, 1)];
+    await waitUntil('an owner', () => cluster.ownersOf(game.sessionId).length === 1);
+    const [owner] = cluster.ownersOf(game.sessionId);
+    const other = owner === cluster.servers[0] ? apiB : apiA;
+    const otherServer = owner === cluster.servers[0] ? cluster.servers[1] : cluster.servers[0];
+    const screen = await display(otherServer, game);
+    const opened = phones.map((p) => p.next('session_state', (m) => m.phase === 'question'));
+    expect((await apiA.post(`/api/admin/sessions/${game.sessionId}/start`)).status).toBe(200);
+    await Promise.all(opened);
+    // Both answer: both on the board.
+    const board = screen.next('leaderboard_update');
+    for (const p of phones) {
+      const accepted = p.next('answer_accepted');
+      p.send({ type: 'submit_answer', questionId: game.questions[0].id, selectedIndex: 0 });
+      await accepted;
+    }
+    expect((await board).leaderboard).toHaveLength(2);
+    const kicked = game.players[1];
+    const after = screen.next('leaderboard_update');
+    expect((await other.post(`/api/admin/sessions/${game.sessionId}/players/${kicked.id}/kick`)).status).toBe(204);
+    expect((await after).leaderboard.map((e: { player: { id: string } }) => e.player.id)).toEqual([game.players[0].id]);
+    expect((await phones[1].closed).code).toBe(CLOSE_CODES.removed);
+    phones[0].close();
+    screen.close();
+  });
+
   it('an upload link is single-use across instances', async () => {
     const [A, B] = cluster.servers;
     const onA = new MediaClient(A);

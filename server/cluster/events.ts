@@ -20,7 +20,7 @@ import type { LifecycleEvents } from '../sessions/lifecycle.js';
 import type { RoomLog } from '../rooms/index.js';
 import type { ClusterKeys } from './keys.js';
 
-const RELAYED = ['started', 'stopped', 'changed', 'updated', 'deleted', 'winners', 'adminTokenRevoked'] as const;
+const RELAYED = ['started', 'stopped', 'changed', 'updated', 'deleted', 'winners', 'adminTokenRevoked', 'registrations', 'moderated'] as const;
 type Relayed = (typeof RELAYED)[number];
 
 /** Entries kept (approximate trim): admin edits are rare; this spans days of them. */

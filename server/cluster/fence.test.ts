@@ -1,3 +1,4 @@
+import { addPlayer } from '../testing/players.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LiveSnapshot } from '../engine/index.js';
 import { DbRoomStorage, FencedError } from '../rooms/index.js';
@@ -30,7 +31,7 @@ describe.each(DIALECTS)('owner epoch fencing on %s', (dialect) => {
     );
     await store.sessions.transition(session.id, ['draft'], 'live');
     const q = await store.questions.create({ text: `Q ${session.id}`, choices: ['a', 'b', 'c', 'd'], correctIndex: 1, points: 100, timeLimitSeconds: 10, categories: [], mediaId: null });
-    const ann = await store.players.register('Ann', `ann-${session.id}@example.com`, `hash-${session.id}`);
+    const ann = await addPlayer(store, 'Ann', `ann-${session.id}@example.com`, `hash-${session.id}`);
     return { sessionId: session.id, questionId: q.id, playerId: ann.id };
   }
 

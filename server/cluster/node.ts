@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { type Broadcaster, type Clock, DbRoomStorage, type RoomLog, RoomManager, type RoomStorage } from '../rooms/index.js';
-import type { SessionLifecycle } from '../sessions/lifecycle.js';
+import type { PlayerModeration, SessionLifecycle } from '../sessions/lifecycle.js';
 import type { Store } from '../storage/store.js';
 import type { Hub } from '../ws/hub.js';
 import { EdgeRooms, type RelayFrameKind } from './edge.js';
@@ -161,6 +161,9 @@ export async function startClusterNode(options: ClusterOptions, deps: ClusterNod
     stopped: (id: string) => owner.epochOf(id) !== undefined && void rooms.get(id)?.stop().catch(() => undefined),
     changed: (id: string) => owner.epochOf(id) !== undefined && void rooms.get(id)?.reloadProgram().catch(() => undefined),
     deleted: (id: string) => void owner.release(id),
+    // The host's kick, hide or rename: the owner's room updates the standings every screen sees.
+    moderated: (id: string, change: PlayerModeration) =>
+      owner.epochOf(id) !== undefined && rooms.get(id)?.dispatch({ type: 'player_moderated', playerId: change.playerId, screenName: change.screenName }),
   };
   events.on('started', (id) => {
     if (!ownerReacts.started(id)) owner.claim(id);
@@ -168,6 +171,7 @@ export async function startClusterNode(options: ClusterOptions, deps: ClusterNod
   events.on('stopped', ownerReacts.stopped);
   events.on('changed', ownerReacts.changed);
   events.on('deleted', ownerReacts.deleted);
+  events.on('moderated', ownerReacts.moderated);
 
   // After Redis comes back every socket here is announced again (and gets a fresh state).
   let subscriberWasDown = false;

@@ -13,6 +13,7 @@ import { everyoneAnswered, expirePresence } from './presence.js';
 import { type Out, broadcastState, closeQuestion, enterItem, enterNextItem, runDueTimers, skipToNextItem, wakeAtOf } from './phases.js';
 import { insightChanged, sendDueInsight } from './insight.js';
 import { remapItemIndex } from './program.js';
+import { playerModerated } from './moderation.js';
 import { sameSnapshot, sameSnapshotInputs, toLiveSnapshot } from './snapshot.js';
 import { adminView, audienceView } from './views.js';
 
@@ -36,6 +37,8 @@ function handle(state: EngineState, event: EngineEvent, nowMs: number, out: Out)
       return countsChanged(state, playerConnected(state, event.playerId, event.name), nowMs, out);
     case 'player_disconnected':
       return countsChanged(state, playerDisconnected(state, event.playerId, nowMs, out), nowMs, out);
+    case 'player_moderated':
+      return countsChanged(state, playerModerated(state, event.playerId, event.screenName, nowMs, out), nowMs, out);
     case 'display_connected':
       return insightChanged({ ...state, displays: state.displays + 1 }, nowMs, out);
     case 'display_disconnected':

@@ -116,6 +116,8 @@ export type EngineEvent =
   | { type: 'timer' }
   | { type: 'player_connected'; playerId: string; name: string }
   | { type: 'player_disconnected'; playerId: string }
+  /** The host kicked (screenName null), hid or renamed a player (moderation.ts). */
+  | { type: 'player_moderated'; playerId: string; screenName: string | null }
   | { type: 'display_connected' }
   | { type: 'display_disconnected' }
   | { type: 'submit_answer'; connectionId: string; playerId: string; questionId: string; selectedIndex: number }

@@ -1,3 +1,4 @@
+import { addPlayer } from '../testing/players.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LiveSnapshot } from '../engine/index.js';
 import { createTestDatabase, DIALECTS, type TestDatabase } from '../testing/databases.js';
@@ -75,7 +76,7 @@ describe.each(DIALECTS)('DbRoomStorage on %s', (dialect) => {
   it('stores answers once per asking, dropping rows whose player is gone, and reads them back with names', async () => {
     const sessionId = await liveSession('Answers');
     const q = await question('Gone?');
-    const ann = await store.players.register('Ann', 'ann@example.com', 'hash-ann');
+    const ann = await addPlayer(store, 'Ann', 'ann@example.com', 'hash-ann');
     const answer = (playerId: string, selectedIndex: number) => ({
       sessionId,
       playerId,
@@ -93,8 +94,8 @@ describe.each(DIALECTS)('DbRoomStorage on %s', (dialect) => {
   it('stores nothing of a batch that fails: answers, scores and snapshot are one transaction', async () => {
     const sessionId = await liveSession('All or nothing');
     const q = await question('Atomic?');
-    const ann = await store.players.register('Ann', 'ann-atomic@example.com', 'hash-ann-atomic');
-    const bob = await store.players.register('Bob', 'bob-atomic@example.com', 'hash-bob-atomic');
+    const ann = await addPlayer(store, 'Ann', 'ann-atomic@example.com', 'hash-ann-atomic');
+    const bob = await addPlayer(store, 'Bob', 'bob-atomic@example.com', 'hash-bob-atomic');
     const answer = (playerId: string, selectedIndex: number) => ({
       sessionId,
       playerId,
@@ -113,7 +114,7 @@ describe.each(DIALECTS)('DbRoomStorage on %s', (dialect) => {
 
   it('commits answers, scores, snapshot (with its roster) and auto-play together; never revives a stopped session', async () => {
     const sessionId = await liveSession('Commit');
-    const bob = await store.players.register('Bob', 'bob@example.com', 'hash-bob');
+    const bob = await addPlayer(store, 'Bob', 'bob@example.com', 'hash-bob');
     const q = await question('Together?');
     const answer = { questionId: q.id, selectedIndex: 1, isCorrect: true, pointsEarned: 70, elapsedMs: 3000, answeredAtMs: T0 };
     await storage.commit({
@@ -141,8 +142,8 @@ describe.each(DIALECTS)('DbRoomStorage on %s', (dialect) => {
   it('keeps an open question’s answers readable everywhere, and settles them into answers at the next quiet step', async () => {
     const sessionId = await liveSession('Answer log');
     const q = await question('Logged?');
-    const cleo = await store.players.register('Cleo', 'cleo@example.com', 'hash-cleo');
-    const dev = await store.players.register('Dev', 'dev@example.com', 'hash-dev');
+    const cleo = await addPlayer(store, 'Cleo', 'cleo@example.com', 'hash-cleo');
+    const dev = await addPlayer(store, 'Dev', 'dev@example.com', 'hash-dev');
     const answer = (playerId: string, selectedIndex: number, atMs: number) => ({
       sessionId,
       playerId,

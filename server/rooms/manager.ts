@@ -17,9 +17,14 @@ import type { RoomStorage } from './storage.js';
 export const DEFAULT_COMMIT_WINDOW_MS = 0;
 
 /** The lifecycle events the manager listens to (SessionLifecycle emits them). */
+/** The host's kick (screenName null), hide or rename of a player (sessions/lifecycle.ts). */
+type ModeratedListener = (sessionId: string, change: { playerId: string; screenName: string | null }) => void;
+
 export interface LifecycleSource {
   on(event: 'started' | 'stopped' | 'changed' | 'deleted' | 'updated', listener: (sessionId: string) => void): unknown;
   off(event: 'started' | 'stopped' | 'changed' | 'deleted' | 'updated', listener: (sessionId: string) => void): unknown;
+  on(event: 'moderated', listener: ModeratedListener): unknown;
+  off(event: 'moderated', listener: ModeratedListener): unknown;
 }
 
 export interface RoomManagerOptions {
@@ -53,6 +58,8 @@ export class RoomManager {
   private readonly onStarted = (sessionId: string) => this.guard('start', sessionId, () => this.started(sessionId));
   private readonly onStopped = (sessionId: string) => this.guard('stop', sessionId, () => this.stopped(sessionId));
   private readonly onChanged = (sessionId: string) => this.guard('reload', sessionId, () => this.changed(sessionId));
+  private readonly onModerated: ModeratedListener = (sessionId, change) =>
+    this.rooms.get(sessionId)?.room.dispatch({ type: 'player_moderated', playerId: change.playerId, screenName: change.screenName });
 
   /** Subscribes to the lifecycle and resumes every live session from storage. */
   async start(): Promise<void> {
@@ -60,6 +67,7 @@ export class RoomManager {
     lifecycle?.on('started', this.onStarted);
     lifecycle?.on('stopped', this.onStopped);
     lifecycle?.on('changed', this.onChanged);
+    lifecycle?.on('moderated', this.onModerated);
     if (this.options.resumeLive === false) return;
     const live = await this.options.storage.listLiveSessionIds();
     await Promise.all(live.map((id) => this.entry(id).ready));
@@ -109,6 +117,7 @@ export class RoomManager {
     lifecycle?.off('started', this.onStarted);
     lifecycle?.off('stopped', this.onStopped);
     lifecycle?.off('changed', this.onChanged);
+    lifecycle?.off('moderated', this.onModerated);
     const entries = [...this.rooms.values()];
     this.rooms.clear();
     await Promise.all(entries.map(async ({ room, ready }) => {

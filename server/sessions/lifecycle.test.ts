@@ -163,9 +163,9 @@ describe.each(DIALECTS)('session lifecycle on %s', (dialect) => {
     for (const table of ['answers', 'scores', 'session_items', 'session_media'] as const) {
       expect(await countRows(table, session.id), table).toBe(0);
     }
-    // Shared things outlive the session.
+    // Players belong to their session and go with it (DESIGN §15); shared things outlive it.
+    expect(await store.players.get(player.id)).toBeUndefined();
     expect(await store.questions.get(question.id)).toBeDefined();
-    expect(await store.players.get(player.id)).toBeDefined();
     expect(await store.db.selectFrom('media').select('id').where('id', '=', media).executeTakeFirst()).toBeDefined();
     expect((await api.get(`/api/admin/sessions/${session.id}`)).status).toBe(404);
   });

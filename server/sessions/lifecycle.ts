@@ -7,6 +7,12 @@ import { AppError } from '../http/errors.js';
 
 const COPY_SUFFIX = ' (Copy)';
 
+/** A moderation change: the player's new screen name, or null when kicked (off every screen). */
+export interface PlayerModeration {
+  playerId: string;
+  screenName: string | null;
+}
+
 export interface LifecycleEvents {
   /** A session went live (start, restart or its scheduled time). */
   started: [sessionId: string];
@@ -22,6 +28,10 @@ export interface LifecycleEvents {
   winners: [sessionId: string, winners: { prize: string; names: string[] }];
   /** An admin token was revoked (logout): admin sockets holding it close (DESIGN §15). Not a session event, but it travels the same stream. */
   adminTokenRevoked: [tokenHash: string];
+  /** Registrations refused by the per-address limit (players/bursts.ts): admins see a line. */
+  registrations: [sessionId: string, burst: { refused: number; addresses: number }];
+  /** The host kicked, hid or renamed a player (players/moderation.ts): rooms and sockets follow. */
+  moderated: [sessionId: string, change: PlayerModeration];
 }
 
 /**
@@ -136,6 +146,8 @@ export class SessionLifecycle extends EventEmitter<LifecycleEvents> {
           theme: JSON.stringify(source.theme),
           live_state: null,
           prize_draw: JSON.stringify(source.prizeDraw),
+          max_players: source.maxPlayers,
+          nicknames: source.nicknames,
         })
         .execute();
       await this.store.items.copyAll(trx, id, copyId);

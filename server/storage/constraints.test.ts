@@ -1,3 +1,4 @@
+import { addPlayer } from '../testing/players.js';
 import { describe, expect, it } from 'vitest';
 import { DIALECTS } from '../testing/databases.js';
 import { useTestStore } from '../testing/hooks.js';
@@ -24,7 +25,7 @@ describe.each(DIALECTS)('storage constraints on %s', (dialect) => {
     store.sessions.create({ title, auditoriumId: null, startsAt: null, autoRotate: true, mediaItemsPerTransition: 1, returnMessage: null }, 'draft');
   const newQuestion = (text = 'Q?') =>
     store.questions.create({ text, choices: ['a', 'b', 'c', 'd'], correctIndex: 0, points: 10, timeLimitSeconds: 30, categories: [], mediaId: null });
-  const newPlayer = (email: string) => store.players.register('P', email, `hash-${newId()}`);
+  const newPlayer = (email: string) => addPlayer(store, 'P', email, `hash-${newId()}`);
   const item = (sessionId: string, orderIndex: number, extra: Record<string, unknown> = {}) =>
     store.db
       .insertInto('session_items')

@@ -1,14 +1,60 @@
 import type { Player } from '../../protocol/api.js';
-import type { Kysely, Selectable } from 'kysely';
+import { type Kysely, type Selectable, sql } from 'kysely';
 import type { Database, PlayerTable } from './schema.js';
 import { newId, nowIso } from './util.js';
 
 export type { Player };
 
-const toPlayer = (r: Selectable<PlayerTable>): Player => ({ id: r.id, name: r.name, email: r.email, createdAt: r.created_at });
+const toPlayer = (r: Selectable<PlayerTable>): Player => ({
+  id: r.id,
+  name: r.name,
+  email: r.email,
+  createdAt: r.created_at,
+  sessionId: r.session_id,
+  joinOrder: r.join_order,
+  hidden: r.hidden === 1,
+  kicked: r.kicked === 1,
+});
+
+/** One player per email per session (migration 009). */
+export const emailKeyOf = (sessionId: string, email: string) => `${sessionId} ${email.toLowerCase()}`;
+
+/** How long a session's player tokens outlive its end (DESIGN §15). */
+export const TOKEN_LIFETIME_AFTER_END_MS = 24 * 60 * 60 * 1000;
+
+/** The name screens show: "Player {n}" for a hidden player (SQL, for the leaderboard reads). */
+export const screenNameSql = sql<string>`case when p.hidden = 1 then 'Player ' || coalesce(p.join_order, 0) else p.name end`;
+
+export function screenName(player: Pick<Player, 'name' | 'hidden' | 'joinOrder'>): string {
+  return player.hidden ? `Player ${player.joinOrder ?? 0}` : player.name;
+}
+
+export interface Registration {
+  sessionId: string;
+  name: string;
+  email: string;
+  /** Hash of the new token, stored when a new player is created. */
+  tokenHash: string;
+  /** Hash of the token the device already holds, if it sent one. */
+  heldTokenHash: string | null;
+  maxPlayers: number;
+}
+
+export type RegistrationOutcome =
+  | { kind: 'created'; player: Player }
+  /** The device holds this player's token: the same player, the same token. */
+  | { kind: 'returning'; player: Player }
+  | { kind: 'full' }
+  | { kind: 'email_taken' }
+  | { kind: 'kicked' };
+
+export type TokenCheck = { ok: true; player: Player } | { ok: false; why: 'invalid' | 'kicked' | 'expired' };
 
 export class PlayerRepository {
-  constructor(private readonly db: Kysely<Database>) {}
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly dialect: 'sqlite' | 'postgres' = 'sqlite',
+  ) {}
 
   async list(): Promise<Player[]> {
     const rows = await this.db.selectFrom('players').selectAll().orderBy('created_at', 'desc').orderBy('id').execute();
@@ -21,33 +67,87 @@ export class PlayerRepository {
   }
 
   /**
-   * Returns the player with this email (case-insensitive), creating it if new, and stores a fresh
-   * token for this device. Each device keeps its own token, so joining again elsewhere logs no one out.
+   * Registers a device in a session (DESIGN §15). Runs with the session row locked on PostgreSQL
+   * (SQLite runs one write transaction at a time), so the cap and the join order hold under a storm.
    */
-  async register(name: string, email: string, tokenHash: string): Promise<Player> {
-    const emailKey = email.toLowerCase();
-    return this.db.transaction().execute(async (trx) => {
-      await trx
-        .insertInto('players')
-        .values({ id: newId(), name, email, email_key: emailKey, created_at: nowIso() })
-        .onConflict((oc) => oc.column('email_key').doNothing())
-        .execute();
-      const row = await trx.selectFrom('players').selectAll().where('email_key', '=', emailKey).executeTakeFirstOrThrow();
-      await trx.insertInto('player_tokens').values({ token_hash: tokenHash, player_id: row.id, created_at: nowIso() }).execute();
-      return toPlayer(row);
+  async register(r: Registration): Promise<RegistrationOutcome> {
+    const emailKey = emailKeyOf(r.sessionId, r.email);
+    return this.db.transaction().execute(async (trx): Promise<RegistrationOutcome> => {
+      if (this.dialect === 'postgres') await trx.selectFrom('sessions').select('id').where('id', '=', r.sessionId).forUpdate().execute();
+      const held = r.heldTokenHash
+        ? await trx
+            .selectFrom('player_tokens as t')
+            .innerJoin('players as p', 'p.id', 't.player_id')
+            .selectAll('p')
+            .where('t.token_hash', '=', r.heldTokenHash)
+            .where('t.session_id', '=', r.sessionId)
+            .executeTakeFirst()
+        : undefined;
+      if (held?.kicked === 1) return { kind: 'kicked' };
+      if (held && held.email_key === emailKey) return { kind: 'returning', player: toPlayer(held) };
+      const existing = await trx.selectFrom('players').select(['kicked']).where('email_key', '=', emailKey).executeTakeFirst();
+      if (existing) return existing.kicked === 1 ? { kind: 'kicked' } : { kind: 'email_taken' };
+      const { last } = await trx
+        .selectFrom('players')
+        .select(sql<number | null>`max(join_order)`.as('last'))
+        .where('session_id', '=', r.sessionId)
+        .executeTakeFirstOrThrow();
+      const joined = Number(last ?? 0);
+      if (joined >= r.maxPlayers) return { kind: 'full' };
+      const row = {
+        id: newId(),
+        name: r.name,
+        email: r.email,
+        email_key: emailKey,
+        created_at: nowIso(),
+        session_id: r.sessionId,
+        join_order: joined + 1,
+        hidden: 0,
+        kicked: 0,
+      };
+      await trx.insertInto('players').values(row).execute();
+      await trx.insertInto('player_tokens').values({ token_hash: r.tokenHash, player_id: row.id, created_at: row.created_at, session_id: r.sessionId }).execute();
+      return { kind: 'created', player: toPlayer(row) };
     });
   }
 
-  /** The player a token belongs to, only if it is this player's token. */
-  async verifyToken(playerId: string, tokenHash: string): Promise<Player | undefined> {
+  /** Whether a token lets this player into this session now: issued for it, not kicked, not expired. */
+  async checkToken(playerId: string, tokenHash: string, sessionId: string, nowMs = Date.now()): Promise<TokenCheck> {
     const row = await this.db
       .selectFrom('player_tokens as t')
       .innerJoin('players as p', 'p.id', 't.player_id')
+      .innerJoin('sessions as s', 's.id', 't.session_id')
       .selectAll('p')
+      .select(['s.status as session_status', 's.ended_at as session_ended_at'])
       .where('t.token_hash', '=', tokenHash)
       .where('p.id', '=', playerId)
+      .where('t.session_id', '=', sessionId)
       .executeTakeFirst();
-    return row && toPlayer(row);
+    if (!row) return { ok: false, why: 'invalid' };
+    if (row.kicked === 1) return { ok: false, why: 'kicked' };
+    const { session_status: status, session_ended_at: endedAt, ...player } = row;
+    if (status === 'finished' && endedAt && Date.parse(endedAt) + TOKEN_LIFETIME_AFTER_END_MS <= nowMs) return { ok: false, why: 'expired' };
+    return { ok: true, player: toPlayer(player) };
+  }
+
+  async rename(id: string, name: string): Promise<Player | undefined> {
+    await this.db.updateTable('players').set({ name }).where('id', '=', id).execute();
+    return this.get(id);
+  }
+
+  async setHidden(sessionId: string, id: string, hidden: boolean): Promise<boolean> {
+    const result = await this.db.updateTable('players').set({ hidden: hidden ? 1 : 0 }).where('id', '=', id).where('session_id', '=', sessionId).executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  }
+
+  /** Marks the player kicked and takes their score off the session's standings. */
+  async kick(sessionId: string, id: string): Promise<boolean> {
+    return this.db.transaction().execute(async (trx) => {
+      const result = await trx.updateTable('players').set({ kicked: 1 }).where('id', '=', id).where('session_id', '=', sessionId).executeTakeFirst();
+      if (Number(result.numUpdatedRows) !== 1) return false;
+      await trx.deleteFrom('scores').where('session_id', '=', sessionId).where('player_id', '=', id).execute();
+      return true;
+    });
   }
 
   async delete(id: string): Promise<boolean> {

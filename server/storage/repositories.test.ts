@@ -1,3 +1,4 @@
+import { addPlayer } from '../testing/players.js';
 import { describe, expect, it } from 'vitest';
 import { DIALECTS } from '../testing/databases.js';
 import { useTestStore } from '../testing/hooks.js';
@@ -18,7 +19,7 @@ describe.each(DIALECTS)('repositories on %s', (dialect) => {
 
   it('ranks scores by total, then by who reached it first', async () => {
     const session = await newSession();
-    const [a, b, c] = await Promise.all(['a', 'b', 'c'].map((n) => store.players.register(n.toUpperCase(), `${n}-rank@example.com`, `h-${newId()}`)));
+    const [a, b, c] = await Promise.all(['a', 'b', 'c'].map((n) => addPlayer(store, n.toUpperCase(), `${n}-rank@example.com`, `h-${newId()}`)));
     await store.scores.saveScores(session.id, [
       { playerId: a.id, pointsTotal: 20, reachedAt: '2030-01-01T20:00:05.000Z' },
       { playerId: b.id, pointsTotal: 30, reachedAt: '2030-01-01T20:00:09.000Z' },
@@ -34,21 +35,48 @@ describe.each(DIALECTS)('repositories on %s', (dialect) => {
 
   it('clears one session\'s answers and scores only', async () => {
     const [s1, s2] = [await newSession(), await newSession()];
-    const player = await store.players.register('Clear', 'clear@example.com', `h-${newId()}`);
+    const player = await addPlayer(store, 'Clear', 'clear@example.com', `h-${newId()}`);
     for (const s of [s1, s2]) await store.scores.saveScores(s.id, [{ playerId: player.id, pointsTotal: 5, reachedAt: '2030-01-01T00:00:00.000Z' }]);
     await store.scores.clearSession(store.db, s1.id);
     expect(await store.scores.listScores(s1.id)).toEqual([]);
     expect(await store.scores.listScores(s2.id)).toHaveLength(1);
   });
 
-  it('finds players by email in any case and keeps each device token', async () => {
-    const first = await store.players.register('Mia', 'Mia@Example.com', 'hash-1');
-    const again = await store.players.register('Someone Else', 'MIA@example.COM', 'hash-2');
-    expect(again).toEqual(first);
-    expect(await store.players.verifyToken(first.id, 'hash-1')).toEqual(first);
-    expect(await store.players.verifyToken(first.id, 'hash-2')).toEqual(first);
-    expect(await store.players.verifyToken(first.id, 'hash-3')).toBeUndefined();
-    expect(await store.players.verifyToken(newId(), 'hash-1')).toBeUndefined();
+  it('registers one player per email per session and lets only its own device back in', async () => {
+    const [s1, s2] = [await newSession(), await newSession()];
+    const join = (sessionId: string, name: string, email: string, tokenHash: string, heldTokenHash: string | null = null) =>
+      store.players.register({ sessionId, name, email, tokenHash, heldTokenHash, maxPlayers: 10 });
+    const first = await join(s1.id, 'Mia', 'Mia@Example.com', 'hash-1');
+    expect(first).toMatchObject({ kind: 'created', player: { name: 'Mia', sessionId: s1.id, joinOrder: 1 } });
+    expect(await join(s1.id, 'Someone Else', 'MIA@example.COM', 'hash-2')).toEqual({ kind: 'email_taken' });
+    expect(await join(s1.id, 'Mia', 'mia@example.com', 'hash-3', 'hash-1')).toEqual({ kind: 'returning', player: (first as { player: unknown }).player });
+    // Another game: a new player of its own, its own token.
+    expect(await join(s2.id, 'Mia', 'mia@example.com', 'hash-4', 'hash-1')).toMatchObject({ kind: 'created', player: { sessionId: s2.id, joinOrder: 1 } });
+    const id = (first as { player: { id: string } }).player.id;
+    expect(await store.players.checkToken(id, 'hash-1', s1.id)).toMatchObject({ ok: true });
+    expect(await store.players.checkToken(id, 'hash-1', s2.id)).toEqual({ ok: false, why: 'invalid' });
+    expect(await store.players.checkToken(id, 'hash-2', s1.id)).toEqual({ ok: false, why: 'invalid' });
+  });
+
+  it('expires a session\'s tokens 24 hours after it ends', async () => {
+    const session = await newSession();
+    const outcome = await store.players.register({ sessionId: session.id, name: 'Ed', email: 'ed@example.com', tokenHash: 'hash-ed', heldTokenHash: null, maxPlayers: 10 });
+    const id = (outcome as { player: { id: string } }).player.id;
+    await store.sessions.transition(session.id, ['draft'], 'live');
+    await store.sessions.transition(session.id, ['live'], 'finished');
+    const day = 24 * 60 * 60 * 1000;
+    expect(await store.players.checkToken(id, 'hash-ed', session.id, Date.now() + day - 60_000)).toMatchObject({ ok: true });
+    expect(await store.players.checkToken(id, 'hash-ed', session.id, Date.now() + day + 60_000)).toEqual({ ok: false, why: 'expired' });
+  });
+
+  it('counts the cap in join order, one at a time', async () => {
+    const session = await newSession();
+    const outcomes = await Promise.all(
+      Array.from({ length: 6 }, (_, i) => store.players.register({ sessionId: session.id, name: `P${i}`, email: `p${i}@example.com`, tokenHash: `cap-${i}`, heldTokenHash: null, maxPlayers: 4 })),
+    );
+    expect(outcomes.filter((o) => o.kind === 'full')).toHaveLength(2);
+    const orders = outcomes.flatMap((o) => (o.kind === 'created' ? [o.player.joinOrder] : [])).sort();
+    expect(orders).toEqual([1, 2, 3, 4]);
   });
 
   it('changes status only from the expected statuses (compare and set)', async () => {

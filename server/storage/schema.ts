@@ -70,6 +70,11 @@ export interface SessionTable {
   prize_draw: ColumnType<string | null, string | null | undefined, string | null>;
   /** Fencing epoch of the session's owner in multi-instance mode (server/cluster/fence.ts). */
   owner_epoch: ColumnType<number, number | undefined, number>;
+  /** Registrations allowed (DESIGN §15). */
+  max_players: ColumnType<number, number | undefined, number>;
+  nicknames: ColumnType<'free' | 'generated', 'free' | 'generated' | undefined, 'free' | 'generated'>;
+  /** When the session last finished: its player tokens expire 24 h later. */
+  ended_at: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface QuestionTable {
@@ -115,15 +120,23 @@ export interface PlayerTable {
   id: string;
   name: string;
   email: string;
-  /** Lower-cased email: registering again with the same address returns the same player. */
+  /** "{sessionId} {lower-cased email}" (one player per email per session); older players: the email alone. */
   email_key: string;
   created_at: string;
+  /** The session the player joined (null: registered before players were per session). */
+  session_id: ColumnType<string | null, string | null | undefined, string | null>;
+  /** 1 for the session's first player, 2 for the next...: a hidden player shows as "Player {n}". */
+  join_order: ColumnType<number | null, number | null | undefined, number | null>;
+  hidden: ColumnType<number, number | undefined, number>;
+  kicked: ColumnType<number, number | undefined, number>;
 }
 
 export interface PlayerTokenTable {
   token_hash: string;
   player_id: string;
   created_at: string;
+  /** The only session the token authorises (null: issued before tokens were scoped: none). */
+  session_id: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface AnswerTable {

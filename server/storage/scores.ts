@@ -1,4 +1,5 @@
 import { type Kysely, sql, type Transaction } from 'kysely';
+import { screenNameSql } from './players.js';
 import type { Database } from './schema.js';
 import type { SQLiteDatabase, SQLiteStatement } from './sqlite-driver.js';
 
@@ -60,8 +61,10 @@ export class ScoreRepository {
     const rows = await this.db
       .selectFrom('scores as s')
       .innerJoin('players as p', 'p.id', 's.player_id')
-      .select(['s.player_id', 'p.name', 's.points_total', 's.reached_at'])
+      .select(['s.player_id', screenNameSql.as('name'), 's.points_total', 's.reached_at'])
       .where('s.session_id', '=', sessionId)
+      // A late game write may land after a kick took the score away: a kicked player never ranks.
+      .where('p.kicked', '=', 0)
       .orderBy('s.points_total', 'desc')
       .orderBy('s.reached_at')
       .orderBy('s.player_id')
@@ -76,7 +79,7 @@ export class ScoreRepository {
         .selectFrom(`${table} as a`)
         .innerJoin('players as p', 'p.id', 'a.player_id')
         .selectAll('a')
-        .select('p.name')
+        .select(screenNameSql.as('name'))
         .where('a.session_id', '=', sessionId)
         .where('a.asking', '=', asking);
     const rows = this.direct

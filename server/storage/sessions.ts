@@ -1,4 +1,4 @@
-import type { PrizeDrawSettings, Session, Theme } from '../../protocol/api.js';
+import type { NicknameMode, PrizeDrawSettings, Session, Theme } from '../../protocol/api.js';
 import type { Kysely, Selectable } from 'kysely';
 import type { Database, SessionTable } from './schema.js';
 import { newId, nowIso, parseJson } from './util.js';
@@ -14,7 +14,11 @@ export interface SessionInput {
   mediaItemsPerTransition: number;
   returnMessage: string | null;
   prizeDraw?: PrizeDrawSettings;
+  maxPlayers?: number;
+  nicknames?: NicknameMode;
 }
+
+export const DEFAULT_MAX_PLAYERS = 2000;
 
 export const NO_PRIZE_DRAW: PrizeDrawSettings = { enabled: false, prize: '', consentText: '' };
 
@@ -36,10 +40,16 @@ export function toPrizeDraw(json: string | null | undefined): PrizeDrawSettings 
  */
 const SESSION_COLUMNS = [
   'id', 'title', 'status', 'created_at', 'auditorium_id', 'starts_at', 'auto_rotate', 'media_items_per_transition',
-  'return_message', 'current_question_index', 'theme', 'prize_draw',
+  'return_message', 'current_question_index', 'theme', 'prize_draw', 'max_players', 'nicknames',
 ] as const satisfies readonly (keyof SessionTable)[];
 
-export function toSession(row: Omit<Selectable<SessionTable>, 'prize_draw' | 'owner_epoch' | 'live_state'> & { prize_draw?: string | null }): Session {
+type SessionRow = Omit<Selectable<SessionTable>, 'prize_draw' | 'owner_epoch' | 'live_state' | 'max_players' | 'nicknames' | 'ended_at'> & {
+  prize_draw?: string | null;
+  max_players?: number;
+  nicknames?: NicknameMode;
+};
+
+export function toSession(row: SessionRow): Session {
   const theme = parseJson<unknown>(row.theme, {});
   return {
     id: row.id,
@@ -55,6 +65,8 @@ export function toSession(row: Omit<Selectable<SessionTable>, 'prize_draw' | 'ow
     // Written by us after validation; anything else (a damaged value) reads as the empty theme.
     theme: theme && typeof theme === 'object' && !Array.isArray(theme) ? (theme as Theme) : {},
     prizeDraw: toPrizeDraw(row.prize_draw),
+    maxPlayers: row.max_players ?? DEFAULT_MAX_PLAYERS,
+    nicknames: row.nicknames === 'generated' ? 'generated' : 'free',
   };
 }
 
@@ -107,6 +119,8 @@ export class SessionRepository {
       theme: JSON.stringify(theme),
       live_state: null,
       prize_draw: input.prizeDraw ? JSON.stringify(input.prizeDraw) : null,
+      max_players: input.maxPlayers ?? DEFAULT_MAX_PLAYERS,
+      nicknames: input.nicknames ?? 'free',
     };
     await this.db.insertInto('sessions').values(row).execute();
     return toSession(row);
@@ -123,6 +137,8 @@ export class SessionRepository {
     if (patch.status !== undefined) values.status = patch.status;
     if (patch.theme !== undefined) values.theme = JSON.stringify(patch.theme);
     if (patch.prizeDraw !== undefined) values.prize_draw = JSON.stringify(patch.prizeDraw);
+    if (patch.maxPlayers !== undefined) values.max_players = patch.maxPlayers;
+    if (patch.nicknames !== undefined) values.nicknames = patch.nicknames;
     if (Object.keys(values).length > 0) {
       await this.db.updateTable('sessions').set(values).where('id', '=', id).execute();
     }
@@ -136,7 +152,8 @@ export class SessionRepository {
   async transition(id: string, from: SessionStatus[], to: SessionStatus): Promise<boolean> {
     const result = await this.db
       .updateTable('sessions')
-      .set({ status: to, live_state: null, current_question_index: 0 })
+      // Finishing starts the 24 h after which the session's player tokens expire (DESIGN §15).
+      .set({ status: to, live_state: null, current_question_index: 0, ended_at: to === 'finished' ? nowIso() : null })
       .where('id', '=', id)
       .where('status', 'in', from)
       .executeTakeFirst();

@@ -34,7 +34,7 @@ export class Store {
     this.draws = new DrawRepository(db);
     this.items = new ItemRepository(db);
     this.media = new MediaRepository(db);
-    this.players = new PlayerRepository(db);
+    this.players = new PlayerRepository(db, handle.dialect);
     this.questions = new QuestionRepository(db);
     this.scores = new ScoreRepository(db, handle.sqlite);
     this.results = new ResultsRepository(db, (sessionId) => this.scores.settleAnswers(db, sessionId));

@@ -36,6 +36,8 @@ export async function startTestServer(
     ADMIN_USERNAME: TEST_ADMIN.username,
     ADMIN_PASSWORD: TEST_ADMIN.password,
     REQUIRE_SIGNED_JOIN: 'false',
+    // Every test player registers from 127.0.0.1; the registration-limit tests turn it back on.
+    REGISTRATION_LIMIT: 'off',
     // Tests bring their own data; the demo tests turn it back on.
     DEMO_CONTENT: 'false',
     ...env,

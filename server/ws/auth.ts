@@ -3,7 +3,8 @@
  * handshake and closes at once with a 44xx code and a reason the client can show or act on
  * (a browser cannot read an HTTP status of a refused upgrade).
  */
-import { CLIENT_ROLES, CLOSE_CODES, type ClientRole, connectQuerySchema } from '../../protocol/index.js';
+import { CLIENT_ROLES, CLOSE_CODES, type ClientRole, connectQuerySchema, REMOVED_BY_HOST } from '../../protocol/index.js';
+import { screenName } from '../storage/players.js';
 import type { AdminAuth } from '../auth/admin-auth.js';
 import { hashToken } from '../auth/passwords.js';
 import type { Store } from '../storage/store.js';
@@ -65,9 +66,12 @@ export async function authenticateConnection(query: URLSearchParams, { store, ad
   const { playerId, playerToken } = connect;
   if (unusableId(playerId) || playerToken.length > MAX_ID_LENGTH) return refuse(CLOSE_CODES.unauthorized, 'Invalid player token');
   // The token first: a phone that belongs here (every one of a reconnect storm) costs one lookup.
-  const player = await store.players.verifyToken(playerId, hashToken(playerToken));
-  if (!player) {
+  // Checked against this session: a token opens only the game it was issued for (DESIGN §15).
+  const check = await store.players.checkToken(playerId, hashToken(playerToken), connect.sessionId);
+  if (!check.ok) {
+    if (check.why === 'kicked') return refuse(CLOSE_CODES.removed, REMOVED_BY_HOST);
+    if (check.why === 'expired') return refuse(CLOSE_CODES.unauthorized, 'Player token expired');
     return (await store.players.get(playerId)) ? refuse(CLOSE_CODES.unauthorized, 'Invalid player token') : refuse(CLOSE_CODES.notFound, 'Player not found');
   }
-  return { ok: true, sessionId: connect.sessionId, role: 'player', playerId: player.id, name: player.name };
+  return { ok: true, sessionId: connect.sessionId, role: 'player', playerId: check.player.id, name: screenName(check.player) };
 }

@@ -225,6 +225,13 @@ export class Hub implements Broadcaster {
     for (const set of [group.admins, group.displays, group.players]) for (const client of set) client.socket.close(code, reason);
   }
 
+  /** Closes every socket of one player in a session (the host kicked them). */
+  closePlayer(sessionId: string, playerId: string, code: number, reason: string): void {
+    const sockets = this.sessions.get(sessionId)?.byPlayer.get(playerId);
+    if (!sockets) return;
+    for (const client of [...sockets]) client.socket.close(code, reason);
+  }
+
   /** One message to one socket that may not be registered yet (its first session_state). */
   sendTo(client: Client, message: ServerMessage | Buffer): void {
     send(client, Buffer.isBuffer(message) ? message : encodeMessage(message));

@@ -3,7 +3,7 @@
  * server.ts starts it just before the HTTP server listens and closes it first on shutdown.
  */
 import type { Server as HttpServer } from 'node:http';
-import { CLOSE_CODES } from '../../protocol/index.js';
+import { CLOSE_CODES, REMOVED_BY_HOST } from '../../protocol/index.js';
 import { toPublicSessionInfo } from '../sessions/public-view.js';
 import type { AdminAuth } from '../auth/admin-auth.js';
 import { type Clock, DbRoomStorage, type LifecycleSource, type RoomLog, RoomManager, type RoomStorage, systemClock } from '../rooms/index.js';
@@ -18,7 +18,7 @@ import { SocketServer } from './socket-server.js';
 import { AdminSockets } from './admin-sockets.js';
 import { type ClusterNode, type ClusterOptions, startClusterNode } from '../cluster/node.js';
 import type { RelayFrameKind } from '../cluster/edge.js';
-import type { SessionLifecycle } from '../sessions/lifecycle.js';
+import type { PlayerModeration, SessionLifecycle } from '../sessions/lifecycle.js';
 
 export interface RealtimeOptions {
   /** The game clock (tests pass a FakeClock). */
@@ -36,6 +36,8 @@ export interface RealtimeOptions {
 export interface WinnersSource {
   on(event: 'winners', listener: (sessionId: string, winners: { prize: string; names: string[] }) => void): unknown;
   off(event: 'winners', listener: (sessionId: string, winners: { prize: string; names: string[] }) => void): unknown;
+  on(event: 'registrations', listener: (sessionId: string, burst: { refused: number; addresses: number }) => void): unknown;
+  off(event: 'registrations', listener: (sessionId: string, burst: { refused: number; addresses: number }) => void): unknown;
 }
 
 /** Admin tokens revoked by a logout (the lifecycle emitter carries them, across instances too). */
@@ -139,6 +141,15 @@ export async function startRealtime(deps: RealtimeDeps, options: RealtimeOptions
   const onWinners = (sessionId: string, winners: { prize: string; names: string[] }) =>
     hub.toSession(sessionId, 'displays', { type: 'winners', prize: winners.prize, names: winners.names });
   events.on('winners', onWinners);
+  // Every instance closes the kicked player's sockets it holds; the owner's room updates the standings.
+  const onModerated = (sessionId: string, change: PlayerModeration) => {
+    if (change.screenName === null) hub.closePlayer(sessionId, change.playerId, CLOSE_CODES.removed, REMOVED_BY_HOST);
+  };
+  events.on('moderated', onModerated);
+  // A burst of refused registrations: one line in the admins' Live Controls.
+  const onRegistrations = (sessionId: string, burst: { refused: number; addresses: number }) =>
+    hub.toSession(sessionId, 'admins', { type: 'registration_burst', refused: burst.refused, addresses: burst.addresses });
+  events.on('registrations', onRegistrations);
   metrics?.observeRealtime({ socketsByRole: () => hub.countByRole(), liveSessionCount: () => rooms.liveCount });
   const stopHeartbeat = startHeartbeat(hub, {
     ...DEFAULT_HEARTBEAT,
@@ -157,6 +168,8 @@ export async function startRealtime(deps: RealtimeDeps, options: RealtimeOptions
       events.off('updated', onUpdated);
       events.off('winners', onWinners);
       events.off('adminTokenRevoked', onTokenRevoked);
+      events.off('moderated', onModerated);
+      events.off('registrations', onRegistrations);
       deps.lifecycle.off('started', rehearsal.run);
       await rehearsal.idle();
       sockets.stopAccepting();

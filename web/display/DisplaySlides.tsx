@@ -97,7 +97,7 @@ export function StandingsSlide({ title, leaderboard }: { title: string; leaderbo
               <span className="mq-mono font-bold" style={{ color: 'var(--mq-secondary)' }}>
                 {index + 1}
               </span>
-              <span className="truncate font-semibold">{entry.player.name}</span>
+              <bdi className="truncate font-semibold">{entry.player.name}</bdi>
               <span className="mq-mono font-bold">{entry.score.pointsTotal}</span>
             </li>
           ))}

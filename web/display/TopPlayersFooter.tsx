@@ -21,7 +21,7 @@ export function TopPlayersFooter({ leaderboard }: { leaderboard: LeaderboardEntr
               <span className="mq-mono font-bold" style={{ color: 'var(--mq-secondary)' }}>
                 {index + 1}.
               </span>
-              <span className="max-w-56 truncate font-semibold">{entry.player.name}</span>
+              <bdi className="max-w-56 truncate font-semibold">{entry.player.name}</bdi>
               <span className="mq-mono font-bold">{entry.score.pointsTotal}</span>
             </li>
           ))}

@@ -12,7 +12,7 @@ export function WinnersSlide({ prize, names }: { prize: string; names: string[] 
       <ul className="flex max-w-[70rem] flex-wrap justify-center gap-4" data-testid="winner-names">
         {names.map((name, index) => (
           <li key={`${index}-${name}`} className="mq-panel mq-heading rounded-2xl px-10 py-4 text-5xl font-bold">
-            {name}
+            <bdi>{name}</bdi>
           </li>
         ))}
       </ul>

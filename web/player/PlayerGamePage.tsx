@@ -12,6 +12,9 @@ import { PlayerQuestion } from './PlayerQuestion';
 import { forgetPlayer, loadPlayer } from './playerStorage';
 import { usePlayerGame } from './usePlayerGame';
 
+/** protocol CLOSE_CODES.removed, listed here so the phone bundle does not pull zod in. */
+const REMOVED_CLOSE_CODE = 4403;
+
 /**
  * The phone during the game (SPEC §2 "Player game screen", §4 "Player game"). Without a stored
  * player for this session it goes back to the join form.
@@ -21,11 +24,21 @@ export default function PlayerGamePage() {
   const [player] = useState(() => loadPlayer(sessionId));
   const [, navigate] = useLocation();
   const joinPath = `/player/${encodeURIComponent(sessionId)}`;
-  // The server refused this phone for good (player deleted, token replaced, session gone): join again.
-  const onRefused = useCallback(() => {
-    forgetPlayer();
-    navigate(joinPath, { replace: true });
-  }, [navigate, joinPath]);
+  // Removed by the host (4403): the phone says why and stays out; the stored token keeps it out
+  // of this game's join form too (it answers 403).
+  const [removed, setRemoved] = useState<string | null>(null);
+  // The server refused this phone for good otherwise (player deleted, token expired, session gone): join again.
+  const onRefused = useCallback(
+    (code: number, reason: string) => {
+      if (code === REMOVED_CLOSE_CODE) {
+        setRemoved(reason || 'Removed by the host');
+        return;
+      }
+      forgetPlayer();
+      navigate(joinPath, { replace: true });
+    },
+    [navigate, joinPath],
+  );
   const info = usePublicSession(sessionId);
   const { state, status, clock, pick } = usePlayerGame(sessionId, player, onRefused);
   const { live } = state;
@@ -56,7 +69,12 @@ export default function PlayerGamePage() {
 
   return (
     <PhoneScreen theme={session?.theme ?? null} header={header}>
-      {!live.ready ? (
+      {removed !== null ? (
+        <section role="alert" className="flex flex-col items-center gap-4 py-16 text-center" data-testid="player-removed">
+          <h1 className="mq-heading text-3xl font-black">{removed}</h1>
+          <p className="text-lg opacity-80">The host has removed you from this game, so you can no longer answer or appear on the screen.</p>
+        </section>
+      ) : !live.ready ? (
         <p role="status" className="py-20 text-center text-xl opacity-80">
           Connecting...
         </p>

@@ -16,7 +16,7 @@ import {
   validateJoin,
   type JoinErrors,
 } from './joinForm';
-import { savePlayer, type StoredPlayer } from './playerStorage';
+import { loadPlayer, savePlayer, type StoredPlayer } from './playerStorage';
 
 type Access = { state: 'checking' } | { state: 'open' } | { state: 'restricted'; message: string };
 
@@ -59,6 +59,8 @@ export default function PlayerJoinPage() {
         sessionId,
         ...(signature ?? {}),
         prizeConsent: prizeDraw !== null && prizeConsent,
+        // This phone's token for this game, if it joined before: it gets the same player back.
+        playerToken: loadPlayer(sessionId)?.playerToken ?? null,
       });
       savePlayer({ ...player, sessionId: player.sessionId ?? sessionId });
       navigate(`/player/${encodeURIComponent(sessionId)}/game`);
@@ -66,6 +68,7 @@ export default function PlayerJoinPage() {
       setJoining(false);
       const failure = parseJoinFailure(error instanceof HttpError ? error.bodyText : undefined);
       if (failure.returnToTheater) setRestricted(failure.message ?? '');
+      else if (failure.nameHint) setErrors({ name: failure.nameHint });
       else errorToast(failure.message ?? JOIN_FAILED_MESSAGE);
     }
   };

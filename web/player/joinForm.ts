@@ -35,14 +35,24 @@ export function linkSignature(search: string): { timestamp: number | string; sig
 export const JOIN_FAILED_MESSAGE = 'Failed to join session. Please try again.';
 export const VALIDATION_NETWORK_MESSAGE = 'Unable to validate access. Please scan the QR code at the theater.';
 
-/** The failure answer of `POST /api/player/register`: `{ message, returnToTheater? }`. */
-export function parseJoinFailure(bodyText: string | undefined): { message?: string; returnToTheater: boolean } {
+/** What to do about a refused name (DESIGN §15 `reason`), shown under the name field. */
+export const NAME_REFUSAL_HINTS: Record<string, string> = {
+  offensive: 'This name can’t be shown on the big screen. Please choose another name.',
+  reserved: 'Names that look like the host’s or staff’s can’t be used. Please choose another name.',
+  link: 'Web addresses can’t be used as names. Please choose another name.',
+  empty: 'Please choose another name, with some letters in it.',
+};
+
+/** The failure answer of `POST /api/player/register`: `{ message, returnToTheater?, reason?, removed? }`. */
+export function parseJoinFailure(bodyText: string | undefined): { message?: string; returnToTheater: boolean; nameHint?: string; removed?: boolean } {
   if (!bodyText) return { returnToTheater: false };
   try {
-    const body = JSON.parse(bodyText) as { message?: unknown; returnToTheater?: unknown };
+    const body = JSON.parse(bodyText) as { message?: unknown; returnToTheater?: unknown; reason?: unknown; removed?: unknown };
     return {
       message: typeof body.message === 'string' && body.message ? body.message : undefined,
-      returnToTheater: body.returnToTheater === true,
+      // A refused name answers with its reason: the form says what to do about it.
+      returnToTheater: body.returnToTheater === true || body.removed === true,
+      nameHint: typeof body.reason === 'string' ? (NAME_REFUSAL_HINTS[body.reason] ?? NAME_REFUSAL_HINTS.empty) : undefined,
     };
   } catch {
     return { returnToTheater: false };

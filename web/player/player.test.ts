@@ -134,4 +134,16 @@ describe('join form (SPEC §5 Player join)', () => {
     expect(parseJoinFailure('{"message":"Ended"}')).toEqual({ message: 'Ended', returnToTheater: false });
     expect(parseJoinFailure('oops')).toEqual({ returnToTheater: false });
   });
+
+  it('turns a refused name into what to do, and a removal into the restricted screen', () => {
+    const refused = parseJoinFailure('{"message":"Please choose another name","reason":"reserved"}');
+    expect(refused).toMatchObject({ returnToTheater: false, nameHint: expect.stringMatching(/host.*Please choose another name/) });
+    expect(parseJoinFailure('{"message":"Please choose another name","reason":"link"}').nameHint).toMatch(/Web addresses/);
+    expect(parseJoinFailure('{"message":"Please choose another name","reason":"something new"}').nameHint).toMatch(/Please choose another name/);
+    expect(parseJoinFailure('{"message":"You were removed from this game by the host","removed":true}')).toEqual({
+      message: 'You were removed from this game by the host',
+      returnToTheater: true,
+      nameHint: undefined,
+    });
+  });
 });

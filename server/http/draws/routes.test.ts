@@ -23,17 +23,27 @@ describe.each(DIALECTS)('prize draw on %s', (dialect) => {
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     return res.body.id;
   }
-  async function register(sessionId: string, name: string, prizeConsent?: boolean, points?: number) {
+  async function register(sessionId: string, name: string, prizeConsent?: boolean, points?: number, played = true) {
     const email = `${name.toLowerCase()}-${++emailCounter}@example.com`;
     const res = await new TestApi(server).post('/api/player/register', { sessionId, name, email, ...(prizeConsent === undefined ? {} : { prizeConsent }) });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
+    const db = server.server.deps.store.db;
     if (points !== undefined) {
-      await server.server.deps.store.db
-        .insertInto('scores')
-        .values({ session_id: sessionId, player_id: res.body.id, points_total: points, reached_at: new Date().toISOString() })
+      await db.insertInto('scores').values({ session_id: sessionId, player_id: res.body.id, points_total: points, reached_at: new Date().toISOString() }).execute();
+    }
+    // Only players who answered a question of the session can win (DESIGN §15): each one here did.
+    if (played) {
+      await db
+        .insertInto('answers')
+        .values({ session_id: sessionId, player_id: res.body.id, question_id: await questionId(), asking: 1, selected_index: 0, is_correct: 0, points_earned: 0, elapsed_ms: 1000, answered_at: new Date().toISOString() })
         .execute();
     }
     return res.body as { id: string; name: string; email: string; playerToken: string };
+  }
+  let question: string | undefined;
+  async function questionId(): Promise<string> {
+    question ??= (await api.post('/api/admin/questions', { text: 'Who?', choices: ['A', 'B', 'C', 'D'], correctIndex: 0, points: 100, timeLimitSeconds: 10, categories: [] })).body.id as string;
+    return question!;
   }
   const draw = (sessionId: string, body: unknown) => api.post(`/api/admin/sessions/${sessionId}/draws`, body);
 
@@ -105,6 +115,18 @@ describe.each(DIALECTS)('prize draw on %s', (dialect) => {
     expect(list.status).toBe(200);
     expect(list.body.map((d: { id: string }) => d.id)).toEqual([third.body.id, second.body.id, first.body.id]);
     expect(list.body[2]).toEqual(first.body);
+  });
+
+  it('draws only among players who answered a question of the session and were not kicked', async () => {
+    const id = await session();
+    const played = await register(id, 'Ana', true);
+    await register(id, 'Idle', true, undefined, false);
+    const kicked = await register(id, 'Kicked', true, 500);
+    expect((await api.post(`/api/admin/sessions/${id}/players/${kicked.id}/kick`)).status).toBe(204);
+    const res = await draw(id, { count: 3 });
+    expect(res.status).toBe(201);
+    expect(res.body.eligible).toBe(1);
+    expect(res.body.winners.map((w: { player: { id: string } }) => w.player.id)).toEqual([played.id]);
   });
 
   it('honours the minimum score', async () => {

@@ -6,7 +6,7 @@ import { DIALECTS } from '../../testing/databases.js';
 import { startTestServer, type TestServer } from '../../testing/server.js';
 
 const UNKNOWN = '00000000-0000-4000-8000-000000000000';
-const PLAYER_KEYS = ['id', 'name', 'email', 'createdAt'].sort();
+const PLAYER_KEYS = ['id', 'name', 'email', 'createdAt', 'sessionId', 'joinOrder', 'hidden', 'kicked'].sort();
 
 describe.each(DIALECTS)('player registration and admin on %s', (dialect) => {
   let server: TestServer;
@@ -37,39 +37,42 @@ describe.each(DIALECTS)('player registration and admin on %s', (dialect) => {
       email: 'Ada@Example.com',
       createdAt: expect.any(String),
       sessionId,
+      joinOrder: 1,
+      hidden: false,
+      kicked: false,
       playerToken: expect.stringMatching(/^[A-Za-z0-9_-]{40,}$/),
     });
-    expect(await store().players.verifyToken(res.body.id, hashToken(res.body.playerToken))).toMatchObject({ id: res.body.id });
+    expect(await store().players.checkToken(res.body.id, hashToken(res.body.playerToken), sessionId)).toMatchObject({ ok: true, player: { id: res.body.id } });
     // Only the hash is stored.
     const stored = await store().db.selectFrom('player_tokens').select('token_hash').where('player_id', '=', res.body.id).execute();
     expect(stored.map((r) => r.token_hash)).toEqual([hashToken(res.body.playerToken)]);
   });
 
-  it('returns the same player for the same email in another case, with a new token beside the old one', async () => {
+  it('keeps an email to its own device in a game: another device gets 409, the same device its player, another game a new one', async () => {
     const sessionId = await newSession();
     const first = await register({ name: 'Grace', email: 'grace@example.com', sessionId });
-    const second = await register({ name: 'Grace H', email: 'GRACE@EXAMPLE.COM', sessionId: await newSession() });
-    expect(second.status).toBe(201);
-    expect(second.body.id).toBe(first.body.id);
-    expect(second.body.playerToken).not.toBe(first.body.playerToken);
-    for (const token of [first.body.playerToken, second.body.playerToken]) {
-      expect(await store().players.verifyToken(first.body.id, hashToken(token))).toBeDefined();
-    }
-    // A token proves only its own player.
+    const thief = await register({ name: 'Troll', email: 'GRACE@EXAMPLE.COM', sessionId });
+    expect(thief.status).toBe(409);
+    expect(thief.body).toEqual({ message: 'This email is already playing in this game' });
+    // A token of another player is no key either.
     const other = await register({ name: 'Linus', email: 'linus@example.com', sessionId });
-    expect(await store().players.verifyToken(other.body.id, hashToken(first.body.playerToken))).toBeUndefined();
-    const matches = (await api.get('/api/admin/players')).body.filter((p: { email: string }) => p.email.toLowerCase() === 'grace@example.com');
-    expect(matches).toHaveLength(1);
+    expect((await register({ name: 'Troll', email: 'grace@example.com', sessionId, playerToken: other.body.playerToken })).status).toBe(409);
+    const again = await register({ name: 'Grace', email: 'Grace@Example.com', sessionId, playerToken: first.body.playerToken });
+    expect(again.status).toBe(201);
+    expect(again.body).toMatchObject({ id: first.body.id, name: 'Grace', playerToken: first.body.playerToken });
+    const elsewhere = await register({ name: 'Grace H', email: 'grace@example.com', sessionId: await newSession(), playerToken: first.body.playerToken });
+    expect(elsewhere.status).toBe(201);
+    expect(elsewhere.body.id).not.toBe(first.body.id);
+    expect(elsewhere.body.playerToken).not.toBe(first.body.playerToken);
+    expect(elsewhere.body.name).toBe('Grace H');
   });
 
-  it('gives one player to registrations with the same email arriving at once', async () => {
+  it('gives an email to one device when registrations arrive at once', async () => {
     const sessionId = await newSession();
     const results = await Promise.all(
       ['rush@example.com', 'RUSH@example.com', 'Rush@Example.com', 'rush@EXAMPLE.com'].map((email) => register({ name: 'Rush', email, sessionId })),
     );
-    expect(results.map((r) => r.status)).toEqual([201, 201, 201, 201]);
-    expect(new Set(results.map((r) => r.body.id)).size).toBe(1);
-    expect(new Set(results.map((r) => r.body.playerToken)).size).toBe(4);
+    expect(results.map((r) => r.status).sort()).toEqual([201, 409, 409, 409]);
   });
 
   it('lets players join draft, scheduled and live sessions, and refuses a finished one with a message', async () => {
@@ -136,7 +139,7 @@ describe.each(DIALECTS)('player registration and admin on %s', (dialect) => {
     const ids = res.body.map((p: { id: string }) => p.id);
     expect(ids.indexOf(newer.id)).toBeLessThan(ids.indexOf(older.id));
     expect(res.body.find((p: { id: string }) => p.id === older.id)).toEqual({
-      id: older.id, name: 'Older', email: 'older@example.com', createdAt: older.createdAt,
+      id: older.id, name: 'Older', email: 'older@example.com', createdAt: older.createdAt, sessionId, joinOrder: 1, hidden: false, kicked: false,
     });
     expect(JSON.stringify(res.body)).not.toContain('playerToken');
   });

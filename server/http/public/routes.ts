@@ -1,5 +1,7 @@
 import { z } from 'zod';
-import { newToken } from '../../auth/passwords.js';
+import { BurstWatch } from '../../players/bursts.js';
+import { RegistrationLimiter } from '../../players/rate-limit.js';
+import { type RegistrationDeps, registerPlayer } from '../../players/registration.js';
 import { DEFAULT_RETURN_MESSAGE } from '../../sessions/join-links.js';
 import { toPublicSessionInfo } from '../../sessions/public-view.js';
 import type { Session } from '../../storage/sessions.js';
@@ -22,6 +24,7 @@ const accessBody = z.object({ timestamp, signature });
 const joinUrlQuery = z.object({ key: z.string().max(200).optional() });
 
 const registerBody = z.object({
+  // The name rules (normalising, filtering) run in registration.ts; this bounds the input.
   name: z.string().trim().min(1, 'Name is required').max(50, 'Name must be at most 50 characters').refine(noNul, NUL_MESSAGE),
   email: z.string().trim().min(1, 'Email is required').max(254).pipe(z.email('Please enter a valid email address')),
   sessionId: id,
@@ -29,6 +32,8 @@ const registerBody = z.object({
   signature,
   // The join form's consent box (DESIGN §11): only a tick counts, and only when the session runs a draw.
   prizeConsent: z.boolean().default(false),
+  // The token this device got when it registered before: the same device gets the same player.
+  playerToken: z.string().min(1).max(200).nullable().optional(),
 });
 
 /** What the join form showed next to the box (web/player/PlayerJoinPage.tsx draws the same two lines). */
@@ -40,7 +45,13 @@ export const FINISHED_MESSAGE = 'This game has ended. Thanks for playing!';
 
 const returnMessageOf = (session: Session) => session.returnMessage?.trim() || DEFAULT_RETURN_MESSAGE;
 
-export const publicRoutes: RouteModule = (app, { store, config, joinLinks, displayKeys, adminAuth }) => {
+export const publicRoutes: RouteModule = (app, { store, config, joinLinks, displayKeys, adminAuth, lifecycle }) => {
+  const registration: RegistrationDeps = {
+    store,
+    limiter: new RegistrationLimiter(config.registrationLimit),
+    bursts: new BurstWatch((sessionId, burst) => lifecycle.emit('registrations', sessionId, burst)),
+  };
+
   async function requireSession(id: string): Promise<Session> {
     const session = await store.sessions.get(id);
     if (!session) throw AppError.notFound('Session not found');
@@ -88,10 +99,15 @@ export const publicRoutes: RouteModule = (app, { store, config, joinLinks, displ
       throw AppError.forbidden(returnMessageOf(session), { returnToTheater: true });
     }
     if (session.status === 'finished') throw AppError.conflict(FINISHED_MESSAGE);
-    const { token, hash } = newToken();
-    const player = await store.players.register(body.name, body.email, hash);
+    const { player, playerToken } = await registerPlayer(registration, {
+      session,
+      name: body.name,
+      email: body.email,
+      playerToken: body.playerToken ?? null,
+      address: request.ip,
+    });
     const draw = session.prizeDraw;
     if (body.prizeConsent && draw.enabled) await store.draws.recordConsent(session.id, player.id, consentWording(draw));
-    return reply.status(201).send({ ...player, sessionId: session.id, playerToken: token });
+    return reply.status(201).send({ ...player, sessionId: session.id, playerToken });
   });
 };

@@ -7,7 +7,7 @@ import { useAdminServer } from '../../testing/hooks.js';
 // DESIGN §2 Session JSON, exactly these keys.
 const SESSION_KEYS = [
   'id', 'title', 'status', 'createdAt', 'auditoriumId', 'startsAt', 'autoRotate', 'mediaItemsPerTransition',
-  'returnMessage', 'currentQuestionIndex', 'theme', 'prizeDraw',
+  'returnMessage', 'currentQuestionIndex', 'theme', 'prizeDraw', 'maxPlayers', 'nicknames',
 ].sort();
 
 const HOUR_MS = 3_600_000;
@@ -73,6 +73,8 @@ describe.each(DIALECTS)('session CRUD on %s', (dialect) => {
       currentQuestionIndex: 0,
       theme: {},
       prizeDraw: { enabled: false, prize: '', consentText: '' },
+      maxPlayers: 2000,
+      nicknames: 'free',
     });
     expect(await read(session.id)).toEqual(session);
     const list = (await api.get('/api/admin/sessions')).body;

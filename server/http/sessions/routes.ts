@@ -30,6 +30,8 @@ export const sessionRoutes: RouteModule = (app, { store, lifecycle }) => {
       mediaItemsPerTransition: body.mediaItemsPerTransition,
       returnMessage: body.returnMessage ?? null,
       prizeDraw: body.prizeDraw,
+      maxPlayers: body.maxPlayers,
+      nicknames: body.nicknames,
     });
     if (body.theme) session = await lifecycle.setTheme(session.id, body.theme);
     return reply.status(201).send(session);

@@ -1,4 +1,5 @@
-import type { Theme as SharedTheme } from '../../../protocol/api.js';
+import { NICKNAME_MODES, type Theme as SharedTheme } from '../../../protocol/api.js';
+import { DEFAULT_MAX_PLAYERS } from '../../storage/sessions.js';
 import { z } from 'zod';
 
 // PostgreSQL text cannot hold NUL (U+0000): such a value would fail in the database with a 500,
@@ -99,6 +100,9 @@ export const prizeDrawSchema = z
     path: ['consentText'],
   });
 
+const maxPlayers = z.number().int('must be a whole number').min(1).max(100_000);
+const nicknames = z.enum(NICKNAME_MODES);
+
 export const createSessionBody = z.object({
   title,
   auditoriumId,
@@ -108,6 +112,8 @@ export const createSessionBody = z.object({
   returnMessage: optionalText(500),
   theme: themeInput.optional(),
   prizeDraw: prizeDrawSchema.optional(),
+  maxPlayers: maxPlayers.default(DEFAULT_MAX_PLAYERS),
+  nicknames: nicknames.default('free'),
 });
 
 /** Either settings (any subset) or the theme alone, as the Theme Editor sends it. */
@@ -120,6 +126,8 @@ export const updateSessionBody = z.object({
   returnMessage: optionalText(500),
   theme: themeInput.optional(),
   prizeDraw: prizeDrawSchema.optional(),
+  maxPlayers: maxPlayers.optional(),
+  nicknames: nicknames.optional(),
 });
 
 // The validator and the shared Theme type must agree field for field.

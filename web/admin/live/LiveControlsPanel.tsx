@@ -2,8 +2,9 @@ import { useCallback, useReducer, useState } from 'react';
 import { Collapsible } from 'radix-ui';
 import { ChevronDown, Monitor, Pause, Play, SkipForward, Smartphone, Timer, Wifi, WifiOff } from 'lucide-react';
 import type { AdminClientMessage, AdminServerMessage } from './adminSocket';
-import { answeredText, currentAndNext, displaysText, liveCounterText, phonesText } from './adminSocket';
-import type { AdminSessionState, PresenceMessage, ServerMessage } from '../../../protocol/index';
+import { answeredText, currentAndNext, displaysText, liveCounterText, phonesText, registrationBurstText } from './adminSocket';
+import type { AdminSessionState, PresenceMessage, RegistrationBurstMessage, ServerMessage } from '../../../protocol/index';
+import { LivePlayers } from './LivePlayers';
 import { INITIAL_LIVE_STATE, reduceLive, serverTimeOf } from '../../common/realtime/liveState';
 import { useServerClock } from '../../common/realtime/serverClock';
 import { formatCountdown, useCountdown } from '../../common/realtime/useCountdown';
@@ -24,6 +25,7 @@ export function LiveControlsPanel({ session }: { session: Session }) {
   const [open, setOpen] = useState(true);
   const [state, setState] = useState<AdminSessionState | null>(null);
   const [presence, setPresence] = useState<PresenceMessage | null>(null);
+  const [burst, setBurst] = useState<RegistrationBurstMessage | null>(null);
   // The same fold as the screens': countdown and the answer count of the open question.
   const [live, fold] = useReducer(reduceLive, INITIAL_LIVE_STATE);
   const clock = useServerClock();
@@ -36,6 +38,7 @@ export function LiveControlsPanel({ session }: { session: Session }) {
       fold(message);
       if (message.type === 'session_state' && message.view === 'admin') setState(message);
       else if (message.type === 'presence') setPresence(message);
+      else if (message.type === 'registration_burst') setBurst(message);
       else if (message.type === 'error') errorToast(message.message);
     },
     [clock],
@@ -98,6 +101,12 @@ export function LiveControlsPanel({ session }: { session: Session }) {
           current={current}
           next={next}
         />
+        {burst && (
+          <p role="status" className="text-sm font-medium text-amber-200" data-testid="live-registration-burst">
+            {registrationBurstText(burst)}
+          </p>
+        )}
+        <LivePlayers sessionId={session.id} leaderboard={live.leaderboard} />
         <div className="flex flex-wrap gap-2">
           <Button size="sm" disabled={!online} onClick={() => command({ type: 'admin_next_question' })}>
             <SkipForward aria-hidden />

@@ -25,6 +25,10 @@ export const displaysText = (n: number) => `${plural(n, 'display', 'displays')} 
 /** '142 / 180 answered' (the issue's wording). */
 export const answeredText = (answered: number, players: number) => `${answered} / ${players} answered`;
 
+/** The per-address registration limit refused players (DESIGN §15): the sign of a bot or a script. */
+export const registrationBurstText = (burst: { refused: number; addresses: number }) =>
+  `Registration burst: ${plural(burst.refused, 'registration', 'registrations')} refused in the last minute from ${plural(burst.addresses, 'address', 'addresses')}`;
+
 /** How Live Controls name an item of the session: the question's text, or the slide's or block's kind. */
 export function itemLabel(item: SessionItem | undefined): string {
   if (!item) return '—';

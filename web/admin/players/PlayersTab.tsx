@@ -3,7 +3,8 @@ import { Download, Mail, Search, Trash2, User } from 'lucide-react';
 import { api } from '../../common/api';
 import { formatDate } from '../../common/format';
 import { Button, buttonClass } from '../../common/ui/Button';
-import { Card } from '../../common/ui/Card';
+import { Badge, Card } from '../../common/ui/Card';
+import { PlayerModerationButtons } from './PlayerModeration';
 import { Input } from '../../common/ui/Field';
 import { keys, usePlayers } from '../queries';
 import type { Player } from '../types';
@@ -70,13 +71,20 @@ export function PlayersTab() {
                 <User className="size-5 text-primary" aria-hidden />
               </span>
               <div className="min-w-0 flex-1">
-                <p className="truncate font-semibold">{player.name}</p>
+                <p className="truncate font-semibold"><bdi>{player.name}</bdi></p>
                 <p className="flex items-center gap-1 text-sm text-muted" title={player.email}>
                   <Mail className="size-3.5 shrink-0" aria-hidden />
                   <span className="truncate">{player.email}</span>
                 </p>
                 <p className="text-xs text-muted">Joined {formatDate(player.createdAt)}</p>
+                {(player.kicked || player.hidden) && (
+                  <p className="mt-1 flex gap-1">
+                    {player.kicked && <Badge tone="warning">Removed by the host</Badge>}
+                    {!player.kicked && player.hidden && <Badge>Shown as Player {player.joinOrder}</Badge>}
+                  </p>
+                )}
               </div>
+              {player.sessionId && !player.kicked && <PlayerModerationButtons player={{ ...player, sessionId: player.sessionId }} />}
               <Button
                 size="icon"
                 variant="ghost"

@@ -139,6 +139,26 @@ export function SessionFormDialog({ open, session, onOpenChange }: Props) {
             onChange={(e) => set('returnMessage', e.target.value)}
           />
         </div>
+        <div className="grid gap-2">
+          <Label htmlFor="session-max-players">Maximum Players</Label>
+          <Input
+            id="session-max-players"
+            type="number"
+            min={1}
+            max={100000}
+            value={values.maxPlayers}
+            onChange={(e) => set('maxPlayers', e.target.value)}
+            aria-describedby="session-max-players-help"
+          />
+          <HelpText id="session-max-players-help">Registrations allowed in this game (1 to 100,000); one more is told the game is full.</HelpText>
+        </div>
+        <SwitchField
+          id="session-generated-nicknames"
+          label="Generated Nicknames"
+          description="Give every player a friendly two-word name instead of the one they type."
+          checked={values.generatedNicknames}
+          onCheckedChange={(v) => set('generatedNicknames', v)}
+        />
         <SwitchField
           id="session-prize-draw"
           label="Prize Draw"

@@ -11,6 +11,16 @@ export interface SessionFormValues {
   prizeDrawEnabled: boolean;
   prize: string;
   consentText: string;
+  maxPlayers: string;
+  /** DESIGN §15: players type their name (filtered), or the server names them. */
+  generatedNicknames: boolean;
+}
+
+/** DESIGN §15: 1 to 100,000 registrations per session, 2,000 unless set. */
+export const DEFAULT_MAX_PLAYERS = 2000;
+export function parseMaxPlayers(raw: string): number {
+  const value = Number(raw);
+  return Number.isInteger(value) && value >= 1 && value <= 100_000 ? value : DEFAULT_MAX_PLAYERS;
 }
 
 /** What the consent box says unless the operator words it otherwise (docs/PRIVACY.md). */
@@ -27,6 +37,8 @@ export const EMPTY_SESSION_FORM: SessionFormValues = {
   prizeDrawEnabled: false,
   prize: '',
   consentText: DEFAULT_CONSENT_TEXT,
+  maxPlayers: String(DEFAULT_MAX_PLAYERS),
+  generatedNicknames: false,
 };
 
 /** ISO instant → the local "YYYY-MM-DDTHH:mm" a datetime-local input shows. */
@@ -49,6 +61,8 @@ export function formFromSession(session: Session): SessionFormValues {
     prizeDrawEnabled: session.prizeDraw?.enabled ?? false,
     prize: session.prizeDraw?.prize ?? '',
     consentText: session.prizeDraw?.consentText || DEFAULT_CONSENT_TEXT,
+    maxPlayers: String(session.maxPlayers ?? DEFAULT_MAX_PLAYERS),
+    generatedNicknames: session.nicknames === 'generated',
   };
 }
 
@@ -79,6 +93,8 @@ export function createBody(values: SessionFormValues) {
     title: values.title.trim(),
     autoRotate: values.autoRotate,
     mediaItemsPerTransition: parseMediaItemsPerTransition(values.mediaItemsPerTransition),
+    maxPlayers: parseMaxPlayers(values.maxPlayers),
+    nicknames: values.generatedNicknames ? 'generated' : 'free',
   };
   if (values.auditoriumId) body.auditoriumId = values.auditoriumId;
   const startsAt = startsAtIso(values.startsAt);
@@ -98,5 +114,7 @@ export function updateBody(values: SessionFormValues) {
     mediaItemsPerTransition: parseMediaItemsPerTransition(values.mediaItemsPerTransition),
     returnMessage: values.returnMessage.trim() || null,
     prizeDraw: prizeDrawBody(values),
+    maxPlayers: parseMaxPlayers(values.maxPlayers),
+    nicknames: values.generatedNicknames ? 'generated' : 'free',
   };
 }

@@ -39,7 +39,7 @@ describe('reconnect timings (SPEC §9)', () => {
   });
 
   it('gives up only on refusals that a retry cannot fix', () => {
-    expect([...PERMANENT_CLOSE_CODES].sort()).toEqual([4400, 4401, 4404, 4410]);
+    expect([...PERMANENT_CLOSE_CODES].sort()).toEqual([4400, 4401, 4403, 4404, 4410]);
     expect(PERMANENT_CLOSE_CODES.has(1006)).toBe(false);
     expect(PERMANENT_CLOSE_CODES.has(1001)).toBe(false);
   });

@@ -22,11 +22,11 @@ export function reconnectDelayMs(attempt: number, random: () => number = Math.ra
 }
 
 /**
- * Close codes after which retrying cannot help: malformed query, refused credentials, unknown
- * session or player, deleted session (protocol CLOSE_CODES). Every other close is retried.
+ * Close codes after which retrying cannot help: malformed query, refused credentials, removed by
+ * the host, unknown session or player, deleted session (protocol CLOSE_CODES). Every other close is retried.
  * Listed here rather than imported, so the phone bundle does not pull zod in with protocol/messages.
  */
-export const PERMANENT_CLOSE_CODES: ReadonlySet<number> = new Set([4400, 4401, 4404, 4410]);
+export const PERMANENT_CLOSE_CODES: ReadonlySet<number> = new Set([4400, 4401, 4403, 4404, 4410]);
 
 /** ws:// or wss:// on this page's own host: the app and the socket are served by the same server. */
 export function sessionSocketUrl(params: Record<string, string>, location: Pick<Location, 'protocol' | 'host'> = window.location): string {

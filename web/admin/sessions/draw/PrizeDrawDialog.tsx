@@ -96,7 +96,7 @@ export function PrizeDrawDialog({ open, session, onClose }: { open: boolean; ses
             <ul className="mt-2 grid gap-1">
               {d.winners.map((w) => (
                 <li key={w.player.id} className="flex flex-wrap gap-x-3">
-                  <span className="font-semibold">{w.player.name}</span>
+                  <bdi className="font-semibold">{w.player.name}</bdi>
                   <span className="text-muted">{w.player.email}</span>
                   <span className="text-muted">{w.pointsTotal} pts</span>
                 </li>

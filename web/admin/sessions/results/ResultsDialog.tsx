@@ -115,7 +115,7 @@ function Leaderboard({ entries, onOpen }: { entries: ResultsLeaderboardEntry[]; 
               <td className="py-1.5 pr-3 font-semibold">#{e.rank}</td>
               <td className="max-w-56 truncate py-1.5 pr-3">
                 <button type="button" className="truncate text-left font-medium underline-offset-2 hover:underline" onClick={() => onOpen(e.player.id)}>
-                  {e.player.name}
+                  <bdi>{e.player.name}</bdi>
                 </button>
               </td>
               <td className="max-w-56 truncate py-1.5 pr-3 text-muted">{e.player.email}</td>
@@ -200,7 +200,7 @@ function PlayerAnswers({ sessionId, playerId, onBack }: { sessionId: string; pla
         </Button>
         {answers.data && (
           <p className="min-w-0 truncate">
-            <span className="font-semibold">{answers.data.player.name}</span> <span className="text-muted">{answers.data.player.email}</span>
+            <bdi className="font-semibold">{answers.data.player.name}</bdi> <span className="text-muted">{answers.data.player.email}</span>
           </p>
         )}
       </div>
