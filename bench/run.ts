@@ -6,12 +6,15 @@
  * .bench/results.json; logs (and profiles with --cpu-prof) go to .bench/.
  * `npm run bench -- restart [2000]`: the reconnect storm after a crash (restart.ts), written to
  * .bench/restart.json.
+ * `npm run bench -- many [1000x10] [--targets ...]`: a chain's evening, S sessions of N phones
+ * each (default 1,000 × 10), every operator pressing Next within the same second (staggered
+ * over it), with idle CPU measured once everyone is connected (docs/PERFORMANCE.md).
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { formatReport } from './report.js';
 import { formatRestart, runRestart } from './restart.js';
-import { DEFAULT_SCENARIOS, runBench, type Scenario } from './runner.js';
+import { DEFAULT_SCENARIOS, MANY_IDLE_MS, MANY_SCENARIO, runBench, type Scenario } from './runner.js';
 import { REPO_ROOT } from './targets.js';
 import type { TargetName } from './ipc.js';
 
@@ -23,9 +26,15 @@ function parseArgs(argv: string[]) {
   let answerWindowMs = 1000;
   let warmupRounds = 0;
   let failover = true;
+  let many = false;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
-    if (arg === '--rounds') rounds = Number(argv[++i]);
+    const sessionsByPhones = /^(\d+)x(\d+)$/.exec(arg);
+    if (arg === 'many') many = true;
+    else if (many && sessionsByPhones) {
+      // `many` reads SxN as sessions × phones per session (elsewhere NxS is phones over sessions).
+      scenarios.push({ players: Number(sessionsByPhones[1]) * Number(sessionsByPhones[2]), sessions: Number(sessionsByPhones[1]) });
+    } else if (arg === '--rounds') rounds = Number(argv[++i]);
     else if (arg === '--targets') targets = argv[++i].split(',') as TargetName[];
     else if (arg === '--warmup') warmupRounds = Number(argv[++i]);
     else if (arg === '--cpu-prof') cpuProfile = true;
@@ -38,7 +47,19 @@ function parseArgs(argv: string[]) {
     }
   }
   if (!(rounds >= 1) || targets.some((t) => !['marquee', 'baseline', 'cluster'].includes(t))) throw new Error('bad --rounds or --targets');
-  return { scenarios: scenarios.length ? scenarios : DEFAULT_SCENARIOS, rounds, warmupRounds, targets, cpuProfile, answerWindowMs, failover };
+  const defaults = many ? [MANY_SCENARIO] : DEFAULT_SCENARIOS;
+  return {
+    scenarios: scenarios.length ? scenarios : defaults,
+    rounds,
+    warmupRounds,
+    targets,
+    cpuProfile,
+    answerWindowMs,
+    failover,
+    // A chain's operators press Next within the same second, not in the same millisecond.
+    staggerMs: many ? 1000 : 0,
+    idleMs: many ? MANY_IDLE_MS : 0,
+  };
 }
 
 const outDir = path.join(REPO_ROOT, '.bench');

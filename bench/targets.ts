@@ -122,6 +122,8 @@ export async function startTarget(name: TargetName, options: TargetOptions): Pro
       REQUIRE_SIGNED_JOIN: 'false',
       // The measured server holds only the bench's own sessions.
       DEMO_CONTENT: 'false',
+      // Every phone registers from 127.0.0.1: the per-address registration limit is for the internet, not a load test.
+      REGISTRATION_LIMIT: 'off',
       ...(profilePath ? { BENCH_CPU_PROFILE: profilePath } : {}),
       ...options.env,
     },
