@@ -8,6 +8,7 @@ import type { EventEmitter } from 'node:events';
 import type { Broadcaster, RoomLog } from './broadcaster.js';
 import type { Clock } from './clock.js';
 import { Room, RoomClosedError, SessionNotFoundError } from './room.js';
+import { SharedCommits } from './shared-commits.js';
 import type { RoomStorage } from './storage.js';
 
 /**
@@ -47,8 +48,12 @@ export class RoomManager {
   private readonly rooms = new Map<string, Entry>();
   private readonly disposing = new Set<Promise<void>>();
   private closed = false;
+  /** One per instance: every room's batches of a turn share a transaction (issue 26). */
+  private readonly commits: SharedCommits;
 
-  constructor(private readonly options: RoomManagerOptions) {}
+  constructor(private readonly options: RoomManagerOptions) {
+    this.commits = new SharedCommits(options.storage);
+  }
 
   private readonly onStarted = (sessionId: string) => this.guard('start', sessionId, () => this.started(sessionId));
   private readonly onStopped = (sessionId: string) => this.guard('stop', sessionId, () => this.stopped(sessionId));
@@ -137,6 +142,7 @@ export class RoomManager {
       clock,
       log,
       commitWindowMs: this.options.commitWindowMs ?? DEFAULT_COMMIT_WINDOW_MS,
+      commits: this.commits,
       onUnused: (unused) => this.dispose(unused),
     });
     const entry: Entry = {

@@ -9,7 +9,8 @@
  *
  * The room holds one pending wake-up on the injected clock. Its durable writes all go through
  * one group commit (group-commit.ts): answers gathered for a few milliseconds, with the scores
- * and snapshot of a step, one transaction at a time; `answer_accepted` waits for its commit.
+ * and snapshot of a step, one batch at a time; `answer_accepted` waits for its commit. The
+ * batches of all rooms handed over in one event-loop turn share one transaction (shared-commits.ts).
  */
 import type { ClientRole, ServerMessage } from '../../protocol/index.js';
 import {
@@ -47,6 +48,8 @@ export interface RoomDeps {
   log: RoomLog;
   /** How long the first answer of a group commit waits for others to share its transaction. */
   commitWindowMs: number;
+  /** The instance's shared commits (shared-commits.ts): batches of sessions committing in the same turn share a transaction. Without it, the room commits alone. */
+  commits?: Pick<RoomStorage, 'commit'>;
   /** Called (from the room's queue) when nobody holds a room that is not live any more. */
   onUnused(room: Room): void;
 }
@@ -102,7 +105,7 @@ export class Room {
   ) {
     this.writes = new GroupCommit({
       sessionId,
-      commit: (batch) => deps.storage.commit(batch),
+      commit: (batch) => (deps.commits ?? deps.storage).commit(batch),
       windowMs: deps.commitWindowMs,
       refreshSnapshot: () => this.rosterSnapshot(),
       log: deps.log,
