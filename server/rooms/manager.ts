@@ -9,6 +9,7 @@ import type { Broadcaster, RoomLog } from './broadcaster.js';
 import type { Clock } from './clock.js';
 import { Room, RoomClosedError, SessionNotFoundError } from './room.js';
 import { SharedCommits } from './shared-commits.js';
+import type { RoomSummary } from './live-summary.js';
 import type { RoomStorage } from './storage.js';
 
 /**
@@ -96,6 +97,16 @@ export class RoomManager {
     let live = 0;
     for (const { room } of this.rooms.values()) if (room.isLive) live++;
     return live;
+  }
+
+  /** Every live game of this instance, as the operator's overview shows it (live-summary.ts). */
+  summaries(): RoomSummary[] {
+    const out: RoomSummary[] = [];
+    for (const { room } of this.rooms.values()) {
+      const summary = room.summary();
+      if (summary) out.push(summary);
+    }
+    return out;
   }
 
   /** For tests: resolves when every room has processed everything queued so far. */

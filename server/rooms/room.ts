@@ -31,6 +31,7 @@ import {
 import type { Broadcaster, RoomLog } from './broadcaster.js';
 import type { Clock, TimerHandle } from './clock.js';
 import { GroupCommit, type StepWrite } from './group-commit.js';
+import { ReconnectCounter, type RoomSummary, summarize } from './live-summary.js';
 import type { RoomStorage, SnapshotWrite } from './storage.js';
 
 /**
@@ -98,6 +99,8 @@ export class Room {
   private closing = false;
   /** Disposed: queued tasks have run; anything arriving later is refused. */
   private disposed = false;
+  /** Players coming back, for the operator's overview (live-summary.ts). */
+  private readonly reconnects = new ReconnectCounter();
 
   constructor(
     readonly sessionId: string,
@@ -123,6 +126,13 @@ export class Room {
 
   get memberCount(): number {
     return this.members.size;
+  }
+
+  /** The game as the operator's overview shows it (GET /api/admin/live); null when not live. Read between tasks, never waits. */
+  summary(): RoomSummary | null {
+    const state = this.state;
+    if (!state || state.status !== 'live') return null;
+    return summarize(this.sessionId, state, this.reconnects.lastMinute(this.deps.clock.now()));
   }
 
   // -------------------------------------------------------------------------------------------
@@ -247,6 +257,7 @@ export class Room {
       if (!this.state) throw new Error('room not loaded');
       this.members.set(member.connectionId, member);
       if (member.role === 'player' && member.playerId) {
+        this.reconnects.connected(member.playerId, this.deps.clock.now());
         await this.apply({ type: 'player_connected', playerId: member.playerId, name: member.name ?? 'Player' }, this.now());
       } else if (member.role === 'display') {
         await this.apply({ type: 'display_connected' }, this.now());
