@@ -35,6 +35,11 @@ export class ClusterKeys {
     return `${this.prefix}:instance:${instanceId}`;
   }
 
+  /** Each instance's summaries of the games it owns, a field per instance (live-publisher.ts). */
+  get liveGames(): string {
+    return `${this.prefix}:live`;
+  }
+
   loginFailures(address: string): string {
     return `${this.prefix}:login:${address}`;
   }

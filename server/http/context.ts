@@ -9,6 +9,7 @@ import type { JoinLinks } from '../sessions/join-links.js';
 import type { MediaStore } from '../media/store.js';
 import type { Metrics } from '../ops/metrics.js';
 import type { Readiness } from '../ops/readiness.js';
+import type { LiveGames } from '../sessions/live-games.js';
 
 /** What route handlers may use; wired once in main.ts (or a test). */
 export interface AppDeps {
@@ -24,6 +25,8 @@ export interface AppDeps {
   metrics: Metrics;
   /** The dependency checks behind /readyz. */
   readiness: Readiness;
+  /** Every live game's figures for the operator's overview (GET /api/admin/live). */
+  liveGames: LiveGames;
   /** The time showtimes are judged by (past, upcoming, next); the pre-show scheduler reads the same. */
   clock: { now(): number };
 }

@@ -6,7 +6,7 @@ import type { Server as HttpServer } from 'node:http';
 import { CLOSE_CODES } from '../../protocol/index.js';
 import { toPublicSessionInfo } from '../sessions/public-view.js';
 import type { AdminAuth } from '../auth/admin-auth.js';
-import { type Clock, DbRoomStorage, type LifecycleSource, type RoomLog, RoomManager, type RoomStorage, systemClock } from '../rooms/index.js';
+import { type Clock, DbRoomStorage, type LifecycleSource, type RoomLog, RoomManager, type RoomStorage, type RoomSummary, systemClock } from '../rooms/index.js';
 import type { Store } from '../storage/store.js';
 import { instrumentedRoomStorage, timedBroadcaster } from '../ops/instrument.js';
 import type { Metrics } from '../ops/metrics.js';
@@ -56,6 +56,8 @@ export interface Realtime {
   cluster: ClusterNode | undefined;
   hub: Hub;
   sockets: SocketServer;
+  /** Every live game's figures (this instance's rooms, or every instance's in multi-instance mode). */
+  liveSummaries: () => Promise<RoomSummary[]>;
   close(): Promise<void>;
 }
 
@@ -139,6 +141,7 @@ export async function startRealtime(deps: RealtimeDeps, options: RealtimeOptions
     cluster,
     hub,
     sockets,
+    liveSummaries: cluster ? () => cluster.liveGames.read() : async () => rooms.summaries(),
     close: async () => {
       metrics?.observeRealtime(undefined);
       events.off('deleted', onDeleted);
