@@ -118,6 +118,7 @@ describe('npm run bench -- many, on 6 sessions of 4 phones', () => {
       expect(r.fanOutMs.count).toBe(24);
       expect(r.questionEndAtDisplayMs.count).toBe(6);
       expect(r.setupSeconds).toBeGreaterThan(r.sessionsSetupSeconds);
+      expect(r.setupServerCpuSeconds).toBeGreaterThan(0);
       expect(r.idleCpuPercent).toBeGreaterThanOrEqual(0);
       expect(Number.isFinite(r.rssPerSessionKb)).toBe(true);
     }

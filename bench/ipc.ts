@@ -128,6 +128,8 @@ export interface TargetResult {
   /** Every session created, filled and started, then every phone registered (the chain's setup before the show). */
   setupSeconds: number;
   sessionsSetupSeconds: number;
+  /** The server's CPU seconds over that setup (robust to a loaded machine, where wall time is mostly waiting). */
+  setupServerCpuSeconds: number;
   /** The server's CPU with every phone connected and no game moving, % of one core (null: not measured). */
   idleCpuPercent: number | null;
   /** The server's RSS growth from before the sessions were set up to all phones connected, per session. */

@@ -27,6 +27,7 @@ const ROWS: Row[] = [
   { label: 'answers lost', value: (r) => r.answersLost, digits: 0 },
   { label: 'questions missed / errors', value: (r) => r.questionsMissed + r.errorsReceived, digits: 0 },
   { label: 'setup: sessions live + phones registered (s)', value: (r) => r.setupSeconds ?? Number.NaN, ratio: true, digits: 2 },
+  { label: '  server CPU during that setup (s)', value: (r) => r.setupServerCpuSeconds ?? Number.NaN, ratio: true, digits: 2 },
   { label: 'idle CPU, all phones connected (% of a core)', value: (r) => r.idleCpuPercent ?? Number.NaN, ratio: true, digits: 2 },
   { label: 'server RSS per live session (KB)', value: (r) => r.rssPerSessionKb ?? Number.NaN, ratio: true },
   { label: 'register + connect all (s)', value: (r) => r.registerConnectSeconds, ratio: true, digits: 2 },

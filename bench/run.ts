@@ -9,11 +9,14 @@
  * `npm run bench -- many [1000x10] [--targets ...]`: a chain's evening, S sessions of N phones
  * each (default 1,000 × 10), every operator pressing Next within the same second (staggered
  * over it), with idle CPU measured once everyone is connected (docs/PERFORMANCE.md).
+ * `npm run bench -- cluster-idle [100,1000]`: Redis commands per second with that many idle live
+ * sessions over three instances (cluster-idle.ts), written to .bench/cluster-idle.json.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { formatReport } from './report.js';
 import { formatRestart, runRestart } from './restart.js';
+import { formatClusterIdle, runClusterIdle } from './cluster-idle.js';
 import { DEFAULT_SCENARIOS, MANY_IDLE_MS, MANY_SCENARIO, runBench, type Scenario } from './runner.js';
 import { REPO_ROOT } from './targets.js';
 import type { TargetName } from './ipc.js';
@@ -72,6 +75,16 @@ if (process.argv[2] === 'restart') {
   fs.writeFileSync(path.join(outDir, 'restart.json'), JSON.stringify({ startedAt: new Date().toISOString(), result }, null, 2) + '\n');
   console.log(`\n${formatRestart(result)}\n\nWritten to ${path.relative(process.cwd(), path.join(outDir, 'restart.json'))}`);
   process.exit(result.confirmedLost > 0 || result.phonesNotBack > 0 || result.missedTheQuestion > 0 ? 1 : 0);
+}
+if (process.argv[2] === 'cluster-idle') {
+  const counts = (process.argv[3] ?? '100,1000').split(',').map(Number);
+  if (counts.some((n) => !Number.isInteger(n) || n < 1)) throw new Error('usage: npm run bench -- cluster-idle [100,1000]');
+  console.log(`Marquee bench: idle Redis traffic over 3 instances, ${counts.join(' and ')} live sessions`);
+  const results = await runClusterIdle(counts, outDir, (line) => console.log(line));
+  fs.mkdirSync(outDir, { recursive: true });
+  fs.writeFileSync(path.join(outDir, 'cluster-idle.json'), JSON.stringify({ startedAt: new Date().toISOString(), results }, null, 2) + '\n');
+  console.log(`\n${formatClusterIdle(results)}`);
+  process.exit(0);
 }
 const args = parseArgs(process.argv.slice(2));
 console.log(`Marquee bench: ${args.scenarios.map((s) => `${s.players}x${s.sessions}`).join(', ')}; ${args.rounds} rounds; ${args.targets.join(' + ')}`);
