@@ -89,37 +89,3 @@ describe.each(DIALECTS)('commits shared across sessions on %s', (dialect) => {
     for (const { sessionId } of sessions) expect(await storage.loadAnswers(sessionId, 1)).toHaveLength(1);
   });
 });
-
-describe('when shared commits are written', () => {
-  const batch = (sessionId: string, step = false): CommitBatch => ({
-    sessionId,
-    answers: [],
-    scores: [],
-    ...(step ? { snapshot: { live: null, currentQuestionIndex: 0 } } : {}),
-  });
-
-  it('answers in the next turn, together; a step’s batch at once, with what has gathered', async () => {
-    const written: string[][] = [];
-    const storage = {
-      commit: async (b: CommitBatch) => void written.push([b.sessionId]),
-      commitMany: async (bs: CommitBatch[]) => void written.push(bs.map((b) => b.sessionId)),
-    };
-    const shared = new SharedCommits(storage);
-    const answers = [shared.commit(batch('a')), shared.commit(batch('b'))];
-    await Promise.resolve();
-    expect(written).toEqual([]); // answers wait for the end of the turn, to gather
-    await new Promise((resolve) => setImmediate(resolve));
-    await Promise.all(answers);
-    expect(written).toEqual([['a', 'b']]);
-
-    // A question's start or close: its fan-out waits for this commit, so no turn is waited for.
-    const pending = shared.commit(batch('c'));
-    const step = shared.commit(batch('d', true));
-    let stepDone = false;
-    void step.then(() => (stepDone = true));
-    for (let i = 0; i < 5 && !stepDone; i++) await Promise.resolve();
-    expect(stepDone).toBe(true);
-    await pending;
-    expect(written).toEqual([['a', 'b'], ['c', 'd']]);
-  });
-});

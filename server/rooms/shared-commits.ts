@@ -26,16 +26,9 @@ interface Pending {
   reject: (err: unknown) => void;
 }
 
-/** A game step's write (not only answers): its fan-out or results wait for it. */
-function isStep(batch: CommitBatch): boolean {
-  return batch.scores.length > 0 || batch.snapshot !== undefined || (batch.askings?.length ?? 0) > 0 || batch.autoRotate !== undefined;
-}
-
 export class SharedCommits {
   private gathering: Pending[] = [];
-  /** A setImmediate (answers) or a microtask (a step) is due to take what has gathered. */
   private scheduled = false;
-  private urgent = false;
   private running = false;
 
   constructor(private readonly storage: Pick<RoomStorage, 'commit' | 'commitMany'>) {}
@@ -45,34 +38,18 @@ export class SharedCommits {
     if (!this.storage.commitMany) return this.storage.commit(batch);
     return new Promise<void>((resolve, reject) => {
       this.gathering.push({ batch, resolve, reject });
-      this.schedule(isStep(batch));
+      this.schedule();
     });
   }
 
-  /**
-   * Answers are written in the next turn's check phase: the rooms' group commits hand theirs over
-   * in this turn's check phase (each from its own setImmediate), so they all gather first. A
-   * step's batch (a question's start or close, a slide: scores, snapshot, askings) goes out as
-   * soon as the code running now is done (a microtask), with whatever has gathered: the question's
-   * fan-out and the results wait for that commit, and must not wait a turn of the event loop for it.
-   * Nothing new starts while a shared transaction is in flight: the loop in `drain` takes it next.
-   */
-  private schedule(urgent: boolean): void {
-    if (this.running) return;
-    if (urgent) {
-      if (this.urgent) return;
-      this.urgent = true;
-      queueMicrotask(() => this.kick());
-      return;
-    }
-    if (this.scheduled) return;
+  /** At the end of this turn (the check phase, right after the sockets were read), unless one is in flight. */
+  private schedule(): void {
+    if (this.scheduled || this.running) return;
     this.scheduled = true;
-    setImmediate(() => this.kick());
-  }
-
-  private kick(): void {
-    this.scheduled = this.urgent = false;
-    if (!this.running && this.gathering.length > 0) void this.drain();
+    setImmediate(() => {
+      this.scheduled = false;
+      void this.drain();
+    });
   }
 
   private async drain(): Promise<void> {
