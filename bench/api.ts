@@ -34,8 +34,11 @@ export interface Game {
   sessionIds: string[];
 }
 
-/** Logs in, creates `rounds` questions and `sessions` sessions holding them all, starts the sessions. */
-export async function setUpGame(baseUrl: string, password: string, sessions: number, rounds: number): Promise<Game> {
+/**
+ * Logs in, creates `rounds` questions and `sessions` sessions holding them all, starts the sessions
+ * (`concurrency` sessions set up at once: a chain's operators do not wait for each other).
+ */
+export async function setUpGame(baseUrl: string, password: string, sessions: number, rounds: number, concurrency = 1): Promise<Game> {
   const { token } = await call<{ token: string }>(baseUrl, '/api/admin/login', { username: 'admin', password });
   const questionIds: string[] = [];
   for (let r = 0; r < rounds; r++) {
@@ -54,15 +57,20 @@ export async function setUpGame(baseUrl: string, password: string, sessions: num
     );
     questionIds.push(question.id);
   }
-  const sessionIds: string[] = [];
-  for (let s = 0; s < sessions; s++) {
-    // Auto-play off: after the intro slide the game holds, and the admin's Next drives each round.
-    const session = await call<{ id: string }>(baseUrl, '/api/admin/sessions', { title: `Bench auditorium ${s + 1}`, autoRotate: false }, token);
-    await call(baseUrl, `/api/admin/sessions/${session.id}/slides`, { slideType: 'intro' }, token);
-    for (const questionId of questionIds) await call(baseUrl, `/api/admin/sessions/${session.id}/questions`, { questionId }, token);
-    await call(baseUrl, `/api/admin/sessions/${session.id}/start`, undefined, token);
-    sessionIds.push(session.id);
-  }
+  const sessionIds: string[] = new Array(sessions);
+  let next = 0;
+  const worker = async () => {
+    while (next < sessions) {
+      const s = next++;
+      // Auto-play off: after the intro slide the game holds, and the admin's Next drives each round.
+      const session = await call<{ id: string }>(baseUrl, '/api/admin/sessions', { title: `Bench auditorium ${s + 1}`, autoRotate: false }, token);
+      await call(baseUrl, `/api/admin/sessions/${session.id}/slides`, { slideType: 'intro' }, token);
+      for (const questionId of questionIds) await call(baseUrl, `/api/admin/sessions/${session.id}/questions`, { questionId }, token);
+      await call(baseUrl, `/api/admin/sessions/${session.id}/start`, undefined, token);
+      sessionIds[s] = session.id;
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, sessions) }, worker));
   return { adminToken: token, sessionIds };
 }
 

@@ -3,8 +3,11 @@
  * `ws`, everything in memory, no validation, no database, every broadcast serialized once into one
  * Buffer and sent as is to each socket. It speaks just enough of Marquee's REST API and protocol
  * for the same generator to drive it: login, questions, sessions, slides, start, register; on the
- * socket `session_state`, `timer_tick`, `answer_accepted`, `answer_result`, `question_end`,
- * `leaderboard_update`, with the early end once every connected player has answered.
+ * socket `session_state`, `timer_tick`, `answer_accepted`, `answer_progress` and `presence` (to the
+ * session's admins and displays, at most 4 a second, as Marquee), `answer_result`, `question_end`,
+ * `leaderboard_update`, with the early end once every connected player has answered. One room per
+ * session, each with its own timers; Marquee's heartbeat rule (a socket silent for 20 s is pinged,
+ * checked every 5 s).
  */
 import http from 'node:http';
 import { randomUUID } from 'node:crypto';
@@ -37,7 +40,15 @@ interface Room {
   leaderboard: LeaderboardEntry[];
   tick: NodeJS.Timeout | undefined;
   revealTimer: NodeJS.Timeout | undefined;
+  /** answer_progress / presence: when the last went out, and the timer of the one folded in since. */
+  insightSentAtMs: number;
+  insightTimer: NodeJS.Timeout | undefined;
+  presenceSent: string;
 }
+
+const INSIGHT_INTERVAL_MS = 250;
+const PING_INTERVAL_MS = 20_000;
+const heardAtMs = new WeakMap<WebSocket, number>();
 
 const REVEAL_MS = 5000;
 const questions = new Map<string, Question>();
@@ -67,9 +78,11 @@ function send(ws: WebSocket, data: Buffer): void {
   }
   ws.send(data, { binary: false });
 }
-function sendAll(sockets: Iterable<WebSocket>, data: Buffer): void {
-  for (const ws of sockets) send(ws, data);
+/** `screensOnly`: the audience set holds phones too; insight goes to its displays only. */
+function sendAll(sockets: Iterable<WebSocket>, data: Buffer, screensOnly = false): void {
+  for (const ws of sockets) if (!screensOnly || !isPhone.has(ws)) send(ws, data);
 }
+const isPhone = new WeakSet<WebSocket>();
 function sendPlayer(room: Room, playerId: string, message: object): void {
   const sockets = room.players.get(playerId);
   if (sockets) sendAll(sockets, frame(message));
@@ -106,6 +119,30 @@ function broadcastState(room: Room): void {
   sendAll(room.admins, frame(state(room, true)));
 }
 
+/** Answer count to admins and displays; presence to admins when it changed. */
+function sendInsight(room: Room): void {
+  room.insightTimer = undefined;
+  room.insightSentAtMs = Date.now();
+  const presence = JSON.stringify({ type: 'presence', players: room.players.size, displays: room.audience.size - room.players.size });
+  if (presence !== room.presenceSent) {
+    room.presenceSent = presence;
+    sendAll(room.admins, Buffer.from(presence));
+  }
+  const q = room.questions[room.index];
+  if (!room.open || !q) return;
+  const progress = frame({ type: 'answer_progress', questionId: q.id, answered: room.answers.size, players: room.players.size });
+  sendAll(room.admins, progress);
+  sendAll(room.audience, progress, true);
+}
+
+/** Something counted changed: at once after a quiet spell, else folded into one update per interval. */
+function insightChanged(room: Room): void {
+  if (room.insightTimer) return;
+  const waitMs = room.insightSentAtMs + INSIGHT_INTERVAL_MS - Date.now();
+  if (waitMs <= 0) sendInsight(room);
+  else room.insightTimer = setTimeout(() => sendInsight(room), waitMs);
+}
+
 // ------------------------------------------------------------------------------------ game
 
 function nextQuestion(room: Room): void {
@@ -129,8 +166,14 @@ function nextQuestion(room: Room): void {
 
 function closeQuestion(room: Room): void {
   clearInterval(room.tick);
-  room.open = false;
+  clearTimeout(room.insightTimer);
+  room.insightTimer = undefined;
   const q = room.questions[room.index];
+  // The final count, outside the throttle.
+  const progress = frame({ type: 'answer_progress', questionId: q.id, answered: room.answers.size, players: room.players.size });
+  sendAll(room.admins, progress);
+  sendAll(room.audience, progress, true);
+  room.open = false;
   const limitMs = q.timeLimitSeconds * 1000;
   for (const [playerId, answer] of room.answers) {
     const isCorrect = answer.selectedIndex === q.correctIndex;
@@ -164,6 +207,7 @@ function onPlayerMessage(room: Room, playerId: string, raw: string): void {
   room.answers.set(playerId, { selectedIndex: message.selectedIndex, atMs: Date.now() });
   sendPlayer(room, playerId, { type: 'answer_accepted', questionId: q.id, selectedIndex: message.selectedIndex });
   if (room.answers.size >= room.players.size) closeQuestion(room);
+  else insightChanged(room);
 }
 
 // ------------------------------------------------------------------------------------ sockets
@@ -173,6 +217,9 @@ const wss = new WebSocketServer({ noServer: true, maxPayload: 16 * 1024 });
 function onConnection(ws: WebSocket, query: URLSearchParams): void {
   const room = rooms.get(query.get('sessionId') ?? '');
   if (!room) return ws.close(4404, 'Session not found');
+  heardAtMs.set(ws, Date.now());
+  ws.on('message', () => heardAtMs.set(ws, Date.now()));
+  ws.on('pong', () => heardAtMs.set(ws, Date.now()));
   const type = query.get('type');
   if (type === 'admin') {
     room.admins.add(ws);
@@ -181,23 +228,31 @@ function onConnection(ws: WebSocket, query: URLSearchParams): void {
     });
     ws.on('close', () => room.admins.delete(ws));
     send(ws, frame(state(room, true)));
+    send(ws, Buffer.from(room.presenceSent));
     return;
   }
   room.audience.add(ws);
   send(ws, frame(state(room, false)));
   if (type !== 'player') {
-    ws.on('close', () => room.audience.delete(ws));
+    insightChanged(room);
+    ws.on('close', () => {
+      room.audience.delete(ws);
+      insightChanged(room);
+    });
     return;
   }
+  isPhone.add(ws);
   const playerId = query.get('playerId') ?? '';
   const sockets = room.players.get(playerId) ?? new Set<WebSocket>();
   sockets.add(ws);
   room.players.set(playerId, sockets);
+  insightChanged(room);
   ws.on('message', (data) => onPlayerMessage(room, playerId, String(data)));
   ws.on('close', () => {
     room.audience.delete(ws);
     sockets.delete(ws);
     if (sockets.size === 0) room.players.delete(playerId);
+    insightChanged(room);
   });
 }
 
@@ -224,6 +279,7 @@ async function route(method: string, path: string, body: any): Promise<[number, 
     const room: Room = {
       id: randomUUID(), questions: [], index: -1, open: false, startedAtMs: 0, answers: new Map(), scores: new Map(),
       players: new Map(), audience: new Set(), admins: new Set(), leaderboard: [], tick: undefined, revealTimer: undefined,
+      insightSentAtMs: Number.NEGATIVE_INFINITY, insightTimer: undefined, presenceSent: JSON.stringify({ type: 'presence', players: 0, displays: 0 }),
     };
     rooms.set(room.id, room);
     return [201, { id: room.id, title: body.title, status: 'draft' }];
@@ -256,6 +312,22 @@ server.on('upgrade', (req, socket, head) => {
   if (url.pathname !== '/ws') return socket.destroy();
   wss.handleUpgrade(req, socket, head, (ws) => onConnection(ws, url.searchParams));
 });
+
+// Marquee's heartbeat rule: a socket silent for a whole interval is pinged, one still silent an interval later is dropped.
+const pingedAtMs = new WeakMap<WebSocket, number>();
+setInterval(() => {
+  const now = Date.now();
+  for (const ws of wss.clients) {
+    const pinged = pingedAtMs.get(ws);
+    if (pinged !== undefined && (heardAtMs.get(ws) ?? 0) < pinged) {
+      if (now - pinged >= PING_INTERVAL_MS) ws.terminate();
+      continue;
+    }
+    if (now - (heardAtMs.get(ws) ?? 0) < PING_INTERVAL_MS) continue;
+    pingedAtMs.set(ws, now);
+    ws.ping();
+  }
+}, PING_INTERVAL_MS / 4).unref();
 
 installProbe();
 const port = Number(process.env.PORT ?? 3100);

@@ -12,7 +12,7 @@ import { startScriptFlags } from './targets.js';
 
 /** One measured round on a few phones, short answer window and pause (the failover step included). */
 function oneQuickRound(players: number, targets: TargetName[], outDir: string): BenchOptions {
-  return { scenarios: [{ players, sessions: 1 }], targets, rounds: 1, warmupRounds: 0, answerWindowMs: 300, settleMs: 200, outDir, cpuProfile: false, failover: true, log: () => {} };
+  return { scenarios: [{ players, sessions: 1 }], targets, rounds: 1, warmupRounds: 0, answerWindowMs: 300, settleMs: 200, outDir, cpuProfile: false, failover: true, staggerMs: 0, idleMs: 0, log: () => {} };
 }
 
 describe('percentile', () => {
@@ -98,6 +98,34 @@ describe('npm run bench on 50 phones, one round', () => {
     expect(table).toContain('0 answers lost');
     expect(table).not.toContain('FAILED');
   }, 90_000);
+});
+
+// `npm run bench -- many` in small: several sessions, staggered presses, idle CPU and setup measured.
+describe('npm run bench -- many, on 6 sessions of 4 phones', () => {
+  const outDir = fs.mkdtempSync(path.join(os.tmpdir(), 'marquee-bench-test-'));
+  afterAll(() => fs.rmSync(outDir, { recursive: true, force: true }));
+
+  it('plays every session through both servers with the presses spread out, and reports setup, idle CPU and RSS per session', async () => {
+    const options: BenchOptions = { ...oneQuickRound(24, ['marquee', 'baseline'], outDir), scenarios: [{ players: 24, sessions: 6 }], staggerMs: 300, idleMs: 500 };
+    const report = await runBench(options);
+    const [scenario] = report.scenarios;
+    expect(scenario.errors).toEqual({});
+    for (const target of ['marquee', 'baseline'] as const) {
+      const r = scenario.results[target] as TargetResult;
+      expect(r.roundsCompleted).toBe(1);
+      expect(r.answersSent).toBe(24);
+      expect(r.answersLost + r.questionsMissed + r.errorsReceived).toBe(0);
+      expect(r.fanOutMs.count).toBe(24);
+      expect(r.questionEndAtDisplayMs.count).toBe(6);
+      expect(r.setupSeconds).toBeGreaterThan(r.sessionsSetupSeconds);
+      expect(r.setupServerCpuSeconds).toBeGreaterThan(0);
+      expect(r.idleCpuPercent).toBeGreaterThanOrEqual(0);
+      expect(Number.isFinite(r.rssPerSessionKb)).toBe(true);
+    }
+    const table = formatReport(report);
+    expect(table).toContain('| idle CPU, all phones connected (% of a core) |');
+    expect(table).toMatch(/24×6: sessions live \+ phones registered ≤ 10 s/);
+  }, 120_000);
 });
 
 // Three instances behind the Redis relay (multi-instance mode), phones spread over them.

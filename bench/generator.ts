@@ -72,36 +72,68 @@ async function pool(count: number, concurrency: number, task: (i: number) => Pro
   await Promise.all(Array.from({ length: Math.min(concurrency, count) }, worker));
 }
 
+/**
+ * Every operator presses Next; with `staggerMs` the presses are spread evenly over that long
+ * (the fan-out of each session is timed from its own press). Resolves with the press times once
+ * all are sent.
+ */
+async function pressNext(admins: Screen[], staggerMs: number): Promise<number[]> {
+  if (staggerMs <= 0) return admins.map((admin) => admin.send({ type: 'admin_next_question' }));
+  const sentAt = new Array<number>(admins.length);
+  const startMs = performance.now();
+  await Promise.all(
+    admins.map(
+      (admin, s) =>
+        new Promise<void>((resolve) => {
+          const dueMs = (s * staggerMs) / admins.length;
+          setTimeout(() => {
+            sentAt[s] = admin.send({ type: 'admin_next_question' });
+            resolve();
+          }, Math.max(0, startMs + dueMs - performance.now()));
+        }),
+    ),
+  );
+  return sentAt;
+}
+
 async function run(config: GeneratorConfig): Promise<TargetResult> {
   const rng = random(config.seed);
   const totalRounds = config.warmupRounds + config.rounds;
   await warmUpGenerator();
+  const beforeSetup = await probe({ gc: true });
+  const setupStartedMs = performance.now();
   // The failover step asks one more question.
-  const game = await setUpGame(config.baseUrl, config.adminPassword, config.sessions, totalRounds + (config.failover ? 1 : 0));
+  const game = await setUpGame(config.baseUrl, config.adminPassword, config.sessions, totalRounds + (config.failover ? 1 : 0), config.setupConcurrency);
+  const sessionsSetupMs = performance.now() - setupStartedMs;
+  progress(`set up ${game.sessionIds.length} sessions in ${(sessionsSetupMs / 1000).toFixed(1)} s`);
 
   const startedMs = performance.now();
   const registered = await registerPlayers(config.baseUrl, game.sessionIds, config.players, config.registerConcurrency, config.runTag);
   const registeredMs = performance.now();
   progress(`registered ${registered.length} phones in ${((registeredMs - startedMs) / 1000).toFixed(1)} s`);
+  // The server's own CPU for the setup: on a shared, loaded machine the wall time is mostly waiting.
+  const afterSetup = await probe();
 
   const admins: Screen[] = [];
   const displays: Screen[] = [];
-  for (const sessionId of game.sessionIds) {
+  await pool(game.sessionIds.length, config.setupConcurrency, async (s) => {
+    const sessionId = game.sessionIds[s];
     const admin = new Screen();
     admin.ws = await openSocket(wsUrl(config.baseUrl, { sessionId, type: 'admin', token: game.adminToken }), admin.onFrame);
     // Auto-play is off from creation; pausing as well makes sure the admin alone drives the rounds.
     admin.send({ type: 'admin_pause' });
     const display = new Screen();
     display.ws = await openSocket(wsUrl(config.baseUrl, { sessionId, type: 'display' }), display.onFrame);
-    admins.push(admin);
-    displays.push(display);
-  }
+    admins[s] = admin;
+    displays[s] = display;
+  });
 
   const beforeConnect = await probe({ gc: true });
   // Round hooks, replaced at the start of every round.
   const hooks = { question: (_phone: Phone) => {}, result: (_phone: Phone) => {} };
+  const sessionIndex = new Map(game.sessionIds.map((id, s) => [id, s]));
   const phones = registered.map(
-    (player) => new Phone(player.id, game.sessionIds.indexOf(player.sessionId), { question: (p) => hooks.question(p), result: (p) => hooks.result(p) }),
+    (player) => new Phone(player.id, sessionIndex.get(player.sessionId)!, { question: (p) => hooks.question(p), result: (p) => hooks.result(p) }),
   );
   let connectFailures = 0;
   const connectStartMs = performance.now();
@@ -126,6 +158,15 @@ async function run(config: GeneratorConfig): Promise<TargetResult> {
   // as the server's is by the probe below: the rounds measure the server, not the generator.
   globalThis.gc?.();
   await sleep(config.settleMs);
+  let idleCpuPercent: number | null = null;
+  if (config.idleMs > 0) {
+    // Everyone in their seat, nothing on the move: what the server spends keeping them (heartbeats, timers).
+    const idleStart = await probe();
+    await sleep(config.idleMs);
+    const idleEnd = await probe();
+    idleCpuPercent = round(((idleEnd.cpuSeconds - idleStart.cpuSeconds) * 100_000) / config.idleMs, 2);
+    progress(`idle: ${idleCpuPercent} % of a core over ${config.idleMs / 1000} s`);
+  }
   const connected = await probe({ gc: true, rounds: 'start' });
 
   const fanOut: number[] = [];
@@ -151,7 +192,7 @@ async function run(config: GeneratorConfig): Promise<TargetResult> {
       setTimeout(() => phone.answer(selectedIndex), rng() * config.answerWindowMs);
     };
     hooks.result = () => resultsDone.tick();
-    const nextSentAt = admins.map((admin) => admin.send({ type: 'admin_next_question' }));
+    const nextSentAt = await pressNext(admins, config.staggerMs);
     const fannedOut = await fanOutDone.done;
     const duringFanOut = await probe({ resetEventLoop: true });
     const resultsComplete = await resultsDone.done;
@@ -231,6 +272,11 @@ async function run(config: GeneratorConfig): Promise<TargetResult> {
     players: config.players,
     sessions: config.sessions,
     rounds: config.rounds,
+    setupSeconds: round((sessionsSetupMs + registeredMs - startedMs) / 1000, 2),
+    sessionsSetupSeconds: round(sessionsSetupMs / 1000, 2),
+    setupServerCpuSeconds: round(afterSetup.cpuSeconds - beforeSetup.cpuSeconds, 2),
+    idleCpuPercent,
+    rssPerSessionKb: round((connected.rssKb - beforeSetup.rssKb) / Math.max(1, config.sessions), 1),
     registerSeconds: round((registeredMs - startedMs) / 1000, 2),
     connectSeconds: round((connectedMs - connectStartMs) / 1000, 2),
     registerConnectSeconds: round((connectedMs - startedMs) / 1000, 2),

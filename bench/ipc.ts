@@ -32,6 +32,15 @@ export interface GeneratorConfig {
   settleMs: number;
   registerConcurrency: number;
   connectConcurrency: number;
+  /** Sessions set up (created, filled, started) at once. */
+  setupConcurrency: number;
+  /**
+   * The operators' Next presses of one round are spread evenly over this long (0: all in the
+   * same tick). The `many` scenario staggers them over a second, as a chain's operators would.
+   */
+  staggerMs: number;
+  /** With every phone connected and nothing happening, the server's CPU is read over this long (0: not measured). */
+  idleMs: number;
   seed: number;
   runTag: string;
   /** Several instances: phone i opens its socket at socketUrls[i % n] (admin and display at baseUrl). */
@@ -116,6 +125,15 @@ export interface TargetResult {
   players: number;
   sessions: number;
   rounds: number;
+  /** Every session created, filled and started, then every phone registered (the chain's setup before the show). */
+  setupSeconds: number;
+  sessionsSetupSeconds: number;
+  /** The server's CPU seconds over that setup (robust to a loaded machine, where wall time is mostly waiting). */
+  setupServerCpuSeconds: number;
+  /** The server's CPU with every phone connected and no game moving, % of one core (null: not measured). */
+  idleCpuPercent: number | null;
+  /** The server's RSS growth from before the sessions were set up to all phones connected, per session. */
+  rssPerSessionKb: number;
   /** Registration of every phone through the API, then every socket open with its first state. */
   registerSeconds: number;
   connectSeconds: number;

@@ -8,13 +8,19 @@
  * .bench/restart.json.
  * `npm run bench -- flood [100]`: 5,000 registrations and 5,000 socket opens from one address
  * against one session beside honest phones (flood.ts), written to .bench/flood.json.
+ * `npm run bench -- many [1000x10] [--targets ...]`: a chain's evening, S sessions of N phones
+ * each (default 1,000 × 10), every operator pressing Next within the same second (staggered
+ * over it), with idle CPU measured once everyone is connected (docs/PERFORMANCE.md).
+ * `npm run bench -- cluster-idle [100,1000]`: Redis commands per second with that many idle live
+ * sessions over three instances (cluster-idle.ts), written to .bench/cluster-idle.json.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { formatReport } from './report.js';
 import { formatRestart, runRestart } from './restart.js';
 import { FLOOD_OUTPUT, formatFlood, runFlood } from './flood.js';
-import { DEFAULT_SCENARIOS, runBench, type Scenario } from './runner.js';
+import { formatClusterIdle, runClusterIdle } from './cluster-idle.js';
+import { DEFAULT_SCENARIOS, MANY_IDLE_MS, MANY_SCENARIO, runBench, type Scenario } from './runner.js';
 import { REPO_ROOT } from './targets.js';
 import type { TargetName } from './ipc.js';
 
@@ -26,9 +32,15 @@ function parseArgs(argv: string[]) {
   let answerWindowMs = 1000;
   let warmupRounds = 0;
   let failover = true;
+  let many = false;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
-    if (arg === '--rounds') rounds = Number(argv[++i]);
+    const sessionsByPhones = /^(\d+)x(\d+)$/.exec(arg);
+    if (arg === 'many') many = true;
+    else if (many && sessionsByPhones) {
+      // `many` reads SxN as sessions × phones per session (elsewhere NxS is phones over sessions).
+      scenarios.push({ players: Number(sessionsByPhones[1]) * Number(sessionsByPhones[2]), sessions: Number(sessionsByPhones[1]) });
+    } else if (arg === '--rounds') rounds = Number(argv[++i]);
     else if (arg === '--targets') targets = argv[++i].split(',') as TargetName[];
     else if (arg === '--warmup') warmupRounds = Number(argv[++i]);
     else if (arg === '--cpu-prof') cpuProfile = true;
@@ -41,7 +53,19 @@ function parseArgs(argv: string[]) {
     }
   }
   if (!(rounds >= 1) || targets.some((t) => !['marquee', 'baseline', 'cluster'].includes(t))) throw new Error('bad --rounds or --targets');
-  return { scenarios: scenarios.length ? scenarios : DEFAULT_SCENARIOS, rounds, warmupRounds, targets, cpuProfile, answerWindowMs, failover };
+  const defaults = many ? [MANY_SCENARIO] : DEFAULT_SCENARIOS;
+  return {
+    scenarios: scenarios.length ? scenarios : defaults,
+    rounds,
+    warmupRounds,
+    targets,
+    cpuProfile,
+    answerWindowMs,
+    failover,
+    // A chain's operators press Next within the same second, not in the same millisecond.
+    staggerMs: many ? 1000 : 0,
+    idleMs: many ? MANY_IDLE_MS : 0,
+  };
 }
 
 const outDir = path.join(REPO_ROOT, '.bench');
@@ -63,6 +87,16 @@ if (process.argv[2] === 'flood') {
   fs.mkdirSync(outDir, { recursive: true });
   fs.writeFileSync(FLOOD_OUTPUT(outDir), JSON.stringify({ startedAt: new Date().toISOString(), result }, null, 2) + '\n');
   console.log(`\n${formatFlood(result)}\n\nWritten to ${path.relative(process.cwd(), FLOOD_OUTPUT(outDir))}`);
+  process.exit(0);
+}
+if (process.argv[2] === 'cluster-idle') {
+  const counts = (process.argv[3] ?? '100,1000').split(',').map(Number);
+  if (counts.some((n) => !Number.isInteger(n) || n < 1)) throw new Error('usage: npm run bench -- cluster-idle [100,1000]');
+  console.log(`Marquee bench: idle Redis traffic over 3 instances, ${counts.join(' and ')} live sessions`);
+  const results = await runClusterIdle(counts, outDir, (line) => console.log(line));
+  fs.mkdirSync(outDir, { recursive: true });
+  fs.writeFileSync(path.join(outDir, 'cluster-idle.json'), JSON.stringify({ startedAt: new Date().toISOString(), results }, null, 2) + '\n');
+  console.log(`\n${formatClusterIdle(results)}`);
   process.exit(0);
 }
 const args = parseArgs(process.argv.slice(2));

@@ -30,6 +30,10 @@ export interface BenchOptions {
   /** Where logs, profiles and results.json go. */
   outDir: string;
   cpuProfile: boolean;
+  /** Operators' Next presses spread over this long (the `many` scenario: 1 s). */
+  staggerMs: number;
+  /** Idle CPU measured over this long once every phone is connected (0: not measured). */
+  idleMs: number;
   /** The cluster target ends with the failover step (bench/failover.ts). */
   failover: boolean;
   log: (line: string) => void;
@@ -54,10 +58,14 @@ export const DEFAULT_SCENARIOS: Scenario[] = [
   { players: 10000, sessions: 1 },
 ];
 
+/** `npm run bench -- many`: a chain's evening, 1,000 sessions of 10 phones. */
+export const MANY_SCENARIO: Scenario = { players: 10_000, sessions: 1_000 };
+export const MANY_IDLE_MS = 10_000;
+
 /** The generator gives up on a run after this long in total (everything stops by itself). */
 function generatorDeadlineMs(config: GeneratorConfig): number {
   const failoverMs = config.failover ? 120_000 : 0;
-  return 120_000 + failoverMs + config.players * 20 + (config.warmupRounds + config.rounds) * (config.roundTimeoutMs + config.settleMs + 20_000);
+  return 120_000 + failoverMs + config.idleMs + config.sessions * 100 + config.players * 20 + (config.warmupRounds + config.rounds) * (config.roundTimeoutMs + config.settleMs + 20_000);
 }
 
 function runGenerator(server: RunningTarget | RunningCluster, config: GeneratorConfig, log: (line: string) => void): Promise<TargetResult> {
@@ -195,6 +203,9 @@ export async function runBench(options: BenchOptions): Promise<BenchReport> {
             settleMs: options.settleMs,
             registerConcurrency: 16,
             connectConcurrency: 100,
+            setupConcurrency: 16,
+            staggerMs: options.staggerMs,
+            idleMs: options.idleMs,
             seed: 7,
             runTag: randomBytes(4).toString('hex'),
             socketUrls: target === 'cluster' ? (server as RunningCluster).socketUrls : undefined,

@@ -264,3 +264,26 @@ export const ELEGANT_GOLD_THEME = {
   backgroundOverlay: 'medium',
   backdropBlur: true,
 } satisfies Theme;
+
+/** One live game on the operator's overview, `GET /api/admin/live` (DESIGN §18). */
+export interface LiveGame {
+  sessionId: string;
+  title: string;
+  /** The auditorium's name; null when the session has none. */
+  auditorium: string | null;
+  status: 'live';
+  /** What the screen shows: a question (open or its reveal), a slide, media, or nothing moving (a hold, the start). */
+  item: 'question' | 'slide' | 'media' | 'idle';
+  /** 1-based number of the question on screen, or of the last one asked; null before the first. */
+  questionNumber: number | null;
+  questions: number;
+  /** Phones in the game now (players with an open socket). */
+  phones: number;
+  displays: number;
+  /** Answers to the question on screen (0 when none is). */
+  answered: number;
+  /** Players who came back (a socket opened by a player seen earlier in the game) in the last 60 s. */
+  reconnectsLastMinute: number;
+  /** down: no instance runs the game; warn: no display up, or many phones coming back; ok otherwise (docs/REALTIME.md). */
+  health: 'ok' | 'warn' | 'down';
+}

@@ -20,6 +20,7 @@ import { Metrics } from './ops/metrics.js';
 import { databaseProbe, mediaProbe, redisProbe } from './ops/probes.js';
 import { READINESS_TIMEOUT_MS, Readiness } from './ops/readiness.js';
 import { startRealtime, type Realtime, type RealtimeOptions } from './ws/realtime.js';
+import { LiveGames } from './sessions/live-games.js';
 import type { ClusterOptions } from './cluster/node.js';
 import { RedisLoginLimiter } from './cluster/login-limiter.js';
 
@@ -98,6 +99,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     mediaStore,
     metrics: new Metrics(),
     readiness,
+    liveGames: new LiveGames(),
     clock: options.preShows?.clock ?? { now: () => Date.now() },
   };
   const app = await buildApp(deps, {
@@ -114,6 +116,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     { httpServer: app.server, store, adminAuth, lifecycle, log: app.log, metrics: deps.metrics, cluster: clusterOptions },
     options.realtime,
   );
+  deps.liveGames.attach(realtime.liveSummaries);
   try {
     await app.listen({ port: config.port, host: config.host, backlog: LISTEN_BACKLOG });
   } catch (err) {

@@ -35,6 +35,11 @@ export class ClusterKeys {
     return `${this.prefix}:instance:${instanceId}`;
   }
 
+  /** Each instance's summaries of the games it owns, a field per instance (live-publisher.ts). */
+  get liveGames(): string {
+    return `${this.prefix}:live`;
+  }
+
   /** Failed logins of one username from one address (hashed pair, server/auth/login-limiter.ts). */
   loginFailures(pair: string): string {
     return `${this.prefix}:login:${pair}`;

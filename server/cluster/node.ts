@@ -5,6 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
+import { type LivePublisher, startLivePublisher } from './live-publisher.js';
 import { type Broadcaster, type Clock, DbRoomStorage, type RoomLog, RoomManager, type RoomStorage } from '../rooms/index.js';
 import type { PlayerModeration, SessionLifecycle } from '../sessions/lifecycle.js';
 import type { Store } from '../storage/store.js';
@@ -84,6 +85,8 @@ export interface ClusterNode {
   /** Who runs the pre-show steps: the holder of their lease. */
   preShowOwnership: PreShowOwnership;
   redis: Redis;
+  /** Every instance's live games, for the operator's overview (live-publisher.ts). */
+  liveGames: LivePublisher;
   close(): Promise<void>;
 }
 
@@ -183,6 +186,7 @@ export async function startClusterNode(options: ClusterOptions, deps: ClusterNod
   });
 
   owner.start();
+  const liveGames = startLivePublisher({ redis, keys, instanceId, rooms, log: deps.log });
   const node: ClusterNode = {
     instanceId,
     keys,
@@ -192,8 +196,10 @@ export async function startClusterNode(options: ClusterOptions, deps: ClusterNod
     events,
     preShowOwnership: preShowLease(new LeaseClient(redis, leases.holder, PRE_SHOW_LEASE_TTL_MS), keys.lease('pre-shows'), instanceId),
     redis,
+    liveGames,
     close: async () => {
       edge.closing = true;
+      await liveGames.stop();
       events.close();
       await owner.close();
       await rooms.close();

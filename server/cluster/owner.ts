@@ -15,7 +15,7 @@ import type { Database } from '../storage/schema.js';
 import { type InboxEntry, encodeOutbox, entryTimeMs, instanceOf, parseInboxEntry } from './envelope.js';
 import { takeEpoch } from './fence.js';
 import type { ClusterKeys } from './keys.js';
-import { HeldLease, type LeaseClient } from './lease.js';
+import { HeldLease, type LeaseClient, type RenewResult } from './lease.js';
 import { PlayerRoutes } from './routes.js';
 
 const GROUP = 'owner';
@@ -130,19 +130,28 @@ export class ClusterOwner {
   private async scanOnce(): Promise<void> {
     const { redis, keys, instanceId, leases, db } = this.deps;
     await redis.set(keys.instance(instanceId), '1', 'PX', leases.ttlMs);
-    await Promise.all([...this.owned.values()].map((owned) => this.renew(owned)));
+    await this.renewAll();
     const live = await db.selectFrom('sessions').select('id').where('status', '=', 'live').execute();
-    const wanted = new Set([...live.map((r) => r.id), ...this.deps.localSessions()]);
+    const wanted = [...new Set([...live.map((r) => r.id), ...this.deps.localSessions()])].filter((id) => !this.owned.has(id) && !this.taking.has(id));
+    // Only the free ones are tried (one MGET): a SET NX per session another instance owns, every
+    // scan, made idle Redis traffic grow with the sessions (issue 26).
+    const free = await leases.free(wanted.map((id) => keys.lease(id)));
     // Not awaited: resuming a game (loading it from the database) may take longer than a lease
     // lives on a busy machine, and the next scans must renew the lease meanwhile.
-    for (const id of wanted) this.claim(id);
+    wanted.forEach((id, i) => free[i] && this.claim(id));
     await this.reconcile(new Set(live.map((r) => r.id)));
     await this.dropDeadMembers();
   }
 
-  private async renew(owned: Owned): Promise<void> {
+  /** Every held lease renewed in one command (LeaseClient.renewMany), each result handled as before. */
+  private async renewAll(): Promise<void> {
+    const owned = [...this.owned.values()];
     const sentAt = HeldLease.now();
-    const result = await this.deps.leases.renew(owned.lease.key);
+    const results = await this.deps.leases.renewMany(owned.map((o) => o.lease.key));
+    await Promise.all(owned.map((o, i) => this.renewed(o, results[i], sentAt)));
+  }
+
+  private async renewed(owned: Owned, result: RenewResult, sentAt: number): Promise<void> {
     if (owned.stopping) return;
     if (result === 'lost') {
       this.deps.log.warn({ sessionId: owned.sessionId }, 'cluster: lease taken by another instance; stopping the session here');

@@ -74,6 +74,21 @@ describe('answer progress', () => {
     expect(game.messages('presence').every((m) => m.to === 'admins')).toBe(true);
   });
 
+  it('sends admins presence only when someone came or went, not with every answer count (issue 26)', () => {
+    const game = quiz(['ann', 'bob', 'cid']);
+    game.dispatch({ type: 'start' });
+    game.advance(1_000);
+    const presenceBefore = game.messages('presence').length;
+    for (const id of ['ann', 'bob']) {
+      game.advance(PROGRESS_INTERVAL_MS + 1); // each answer's count goes out at once
+      expect(messagesOf(game.answer(id, 'q1', 1), 'answer_progress')).toHaveLength(1);
+    }
+    expect(game.messages('presence')).toHaveLength(presenceBefore);
+    // A phone arriving mid-question: the next update carries presence again, with the new count.
+    game.advance(PROGRESS_INTERVAL_MS + 1);
+    expect(messagesOf(game.connect('dan'), 'presence')).toEqual([{ type: 'presence', players: 4, displays: 0 }]);
+  });
+
   it('sends no insight to phones at all', () => {
     const game = quiz(['ann', 'bob']);
     game.dispatch({ type: 'start' });

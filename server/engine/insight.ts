@@ -22,9 +22,16 @@ export interface Insight {
   sentAtMs: number;
   /** When the next one is due because something changed meanwhile; null: nothing pending. */
   dueAtMs: number | null;
+  /**
+   * The counts of the last `presence` broadcast ("players/displays"; null: none yet). An update
+   * that only carries new answers leaves presence out when nobody came or went: with a thousand
+   * sessions answering, that message to every admin four times a second was pure waste (issue 26).
+   * An admin connecting gets the current presence on its own (insightOnConnect).
+   */
+  presenceSent?: string | null;
 }
 
-export const NO_INSIGHT_SENT: Insight = { sentAtMs: Number.NEGATIVE_INFINITY, dueAtMs: null };
+export const NO_INSIGHT_SENT: Insight = { sentAtMs: Number.NEGATIVE_INFINITY, dueAtMs: null, presenceSent: null };
 
 /** answers per choice, [A, B, C, D]. */
 export function distributionOf(answers: PMap<AnswerRecord>): number[] {
@@ -54,19 +61,20 @@ export function insightOnConnect(state: EngineState, role: 'admin' | 'display'):
   return messages;
 }
 
-function sendInsight(state: EngineState, out: Effect[]): void {
-  out.push({ kind: 'broadcast', to: 'admins', message: presenceMessage(state) });
+/** Sends the update; returns the insight after it (sent now, presence as sent). */
+function sendInsight(state: EngineState, nowMs: number, out: Effect[]): Insight {
+  const presence = presenceMessage(state);
+  const presenceKey = `${presence.players}/${presence.displays}`;
+  if (presenceKey !== state.insight.presenceSent) out.push({ kind: 'broadcast', to: 'admins', message: presence });
   const progress = progressMessage(state);
   if (progress) out.push({ kind: 'broadcast', to: 'screens', message: progress });
+  return { sentAtMs: nowMs, dueAtMs: null, presenceSent: presenceKey };
 }
 
 /** A count changed: send now if the interval allows, else make sure an update is due. */
 export function insightChanged(state: EngineState, nowMs: number, out: Effect[]): EngineState {
   const { insight } = state;
-  if (nowMs >= insight.sentAtMs + PROGRESS_INTERVAL_MS) {
-    sendInsight(state, out);
-    return { ...state, insight: { sentAtMs: nowMs, dueAtMs: null } };
-  }
+  if (nowMs >= insight.sentAtMs + PROGRESS_INTERVAL_MS) return { ...state, insight: sendInsight(state, nowMs, out) };
   if (insight.dueAtMs !== null) return state;
   return { ...state, insight: { ...insight, dueAtMs: insight.sentAtMs + PROGRESS_INTERVAL_MS } };
 }
@@ -75,8 +83,7 @@ export function insightChanged(state: EngineState, nowMs: number, out: Effect[])
 export function sendDueInsight(state: EngineState, nowMs: number, out: Effect[]): EngineState {
   const { dueAtMs } = state.insight;
   if (dueAtMs === null || nowMs < dueAtMs) return state;
-  sendInsight(state, out);
-  return { ...state, insight: { sentAtMs: nowMs, dueAtMs: null } };
+  return { ...state, insight: sendInsight(state, nowMs, out) };
 }
 
 /** A question closed: its final count goes out now, outside the throttle (DESIGN §10: "once when it ends"). */

@@ -11,6 +11,7 @@ import type { DisplayKeys } from '../sessions/display-keys.js';
 import type { MediaStore } from '../media/store.js';
 import type { Metrics } from '../ops/metrics.js';
 import type { Readiness } from '../ops/readiness.js';
+import type { LiveGames } from '../sessions/live-games.js';
 
 /** What route handlers may use; wired once in main.ts (or a test). */
 export interface AppDeps {
@@ -30,6 +31,8 @@ export interface AppDeps {
   metrics: Metrics;
   /** The dependency checks behind /readyz. */
   readiness: Readiness;
+  /** Every live game's figures for the operator's overview (GET /api/admin/live). */
+  liveGames: LiveGames;
   /** The time showtimes are judged by (past, upcoming, next); the pre-show scheduler reads the same. */
   clock: { now(): number };
 }

@@ -33,11 +33,17 @@ export function instrumentedRoomStorage(inner: RoomStorage, metrics: Metrics): R
     await write();
     metrics.databaseWriteSeconds.observe({ operation }, secondsSince(startMs));
   };
-  const overrides: Pick<RoomStorage, 'commit'> = {
+  const overrides: Pick<RoomStorage, 'commit' | 'commitMany'> = {
     commit: async (batch: CommitBatch) => {
       await timed('commit', () => inner.commit(batch));
       if (batch.answers.length > 0) metrics.answers.inc(batch.answers.length);
     },
+    // Several sessions' batches in one transaction (shared-commits.ts): one commit timed.
+    commitMany: inner.commitMany && (async (batches: CommitBatch[]) => {
+      await timed('commit', () => inner.commitMany!(batches));
+      const answers = batches.reduce((sum, b) => sum + b.answers.length, 0);
+      if (answers > 0) metrics.answers.inc(answers);
+    }),
   };
   return Object.assign(Object.create(inner) as RoomStorage, overrides);
 }

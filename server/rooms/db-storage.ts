@@ -90,60 +90,75 @@ export class DbRoomStorage implements RoomStorage {
     await retryFilteredOnForeignKey((filter) => this.commitOnce(batch, filter));
   }
 
-  private async commitOnce(batch: CommitBatch, filter: boolean): Promise<void> {
+  /**
+   * Several sessions' batches in one transaction (SharedCommits). No foreign-key filtering here:
+   * if any row is refused the whole transaction fails and SharedCommits writes each batch alone
+   * through `commit`, which filters. In session order, so two instances' transactions (a handover
+   * in flight) lock the sessions' rows in the same order on PostgreSQL.
+   */
+  async commitMany(batches: CommitBatch[]): Promise<void> {
+    const ordered = [...batches].sort((a, b) => (a.sessionId < b.sessionId ? -1 : a.sessionId > b.sessionId ? 1 : 0));
     await this.store.db.transaction().execute(async (trx) => {
-      const { sessionId, snapshot } = batch;
-      // Multi-instance mode: answers, scores and snapshot are stored only by the session's owner.
-      await this.fence?.(trx, sessionId);
-      const sessionExists = filter ? (await existingIds(trx, 'sessions', [sessionId])).has(sessionId) : true;
-      if (batch.answers.length > 0) {
-        let kept = batch.answers;
-        if (filter) {
-          const players = await existingIds(trx, 'players', kept.map((a) => a.playerId));
-          const questions = await existingIds(trx, 'questions', kept.map((a) => a.answer.questionId));
-          kept = kept.filter((a) => sessionExists && players.has(a.playerId) && questions.has(a.answer.questionId));
-        }
-        await this.store.scores.logAnswers(
-          trx,
-          kept.map((a) => ({ sessionId: a.sessionId, playerId: a.playerId, asking: a.asking, ...a.answer, answeredAt: iso(a.answer.answeredAtMs) })),
-        );
-      }
-      // A quiet step of the game (the reveal ending, a hold, a slide; not a question's start or
-      // close, whose results and fan-out wait for their commit): the logged answers move into
-      // `answers` (SQLite, scores.ts). Readers see both until then (loadAnswers, results).
-      if ((snapshot || batch.autoRotate !== undefined) && batch.scores.length === 0 && (batch.askings?.length ?? 0) === 0) {
-        await this.store.scores.settleAnswers(trx, sessionId);
-      }
-      if (snapshot || batch.autoRotate !== undefined) {
-        let update = trx.updateTable('sessions').where('id', '=', sessionId);
-        if (snapshot) {
-          update = update.set({
-            live_state: snapshot.live && JSON.stringify(snapshot.live),
-            current_question_index: snapshot.currentQuestionIndex,
-          });
-          // A snapshot belongs to a live session only: never revive one stopped meanwhile.
-          if (snapshot.live) update = update.where('status', '=', 'live');
-        }
-        if (batch.autoRotate !== undefined) update = update.set({ auto_rotate: batch.autoRotate ? 1 : 0 });
-        await update.execute();
-      }
-      let askings = batch.askings ?? [];
-      if (filter && askings.length > 0) {
-        const questions = await existingIds(trx, 'questions', askings.map((a) => a.questionId));
-        askings = askings.filter((a) => sessionExists && questions.has(a.questionId));
-      }
-      await this.store.scores.insertAskings(trx, sessionId, askings.map((a) => ({ asking: a.asking, questionId: a.questionId, askedAt: iso(a.askedAtMs) })));
-      if (batch.scores.length === 0) return;
-      let kept = batch.scores;
-      if (filter) {
-        const players = await existingIds(trx, 'players', kept.map((s) => s.playerId));
-        kept = kept.filter((s) => sessionExists && players.has(s.playerId));
-      }
-      await this.store.scores.upsertScores(
-        trx,
-        sessionId,
-        kept.map((s) => ({ playerId: s.playerId, pointsTotal: s.pointsTotal, reachedAt: iso(s.reachedAtMs) })),
-      );
+      for (const batch of ordered) await this.writeBatch(trx, batch, false);
     });
+  }
+
+  private async commitOnce(batch: CommitBatch, filter: boolean): Promise<void> {
+    await this.store.db.transaction().execute((trx) => this.writeBatch(trx, batch, filter));
+  }
+
+  private async writeBatch(trx: Transaction<Database>, batch: CommitBatch, filter: boolean): Promise<void> {
+    const { sessionId, snapshot } = batch;
+    // Multi-instance mode: answers, scores and snapshot are stored only by the session's owner.
+    await this.fence?.(trx, sessionId);
+    const sessionExists = filter ? (await existingIds(trx, 'sessions', [sessionId])).has(sessionId) : true;
+    if (batch.answers.length > 0) {
+      let kept = batch.answers;
+      if (filter) {
+        const players = await existingIds(trx, 'players', kept.map((a) => a.playerId));
+        const questions = await existingIds(trx, 'questions', kept.map((a) => a.answer.questionId));
+        kept = kept.filter((a) => sessionExists && players.has(a.playerId) && questions.has(a.answer.questionId));
+      }
+      await this.store.scores.logAnswers(
+        trx,
+        kept.map((a) => ({ sessionId: a.sessionId, playerId: a.playerId, asking: a.asking, ...a.answer, answeredAt: iso(a.answer.answeredAtMs) })),
+      );
+    }
+    // A quiet step of the game (the reveal ending, a hold, a slide; not a question's start or
+    // close, whose results and fan-out wait for their commit): the logged answers move into
+    // `answers` (SQLite, scores.ts). Readers see both until then (loadAnswers, results).
+    if ((snapshot || batch.autoRotate !== undefined) && batch.scores.length === 0 && (batch.askings?.length ?? 0) === 0) {
+      await this.store.scores.settleAnswers(trx, sessionId);
+    }
+    if (snapshot || batch.autoRotate !== undefined) {
+      let update = trx.updateTable('sessions').where('id', '=', sessionId);
+      if (snapshot) {
+        update = update.set({
+          live_state: snapshot.live && JSON.stringify(snapshot.live),
+          current_question_index: snapshot.currentQuestionIndex,
+        });
+        // A snapshot belongs to a live session only: never revive one stopped meanwhile.
+        if (snapshot.live) update = update.where('status', '=', 'live');
+      }
+      if (batch.autoRotate !== undefined) update = update.set({ auto_rotate: batch.autoRotate ? 1 : 0 });
+      await update.execute();
+    }
+    let askings = batch.askings ?? [];
+    if (filter && askings.length > 0) {
+      const questions = await existingIds(trx, 'questions', askings.map((a) => a.questionId));
+      askings = askings.filter((a) => sessionExists && questions.has(a.questionId));
+    }
+    await this.store.scores.insertAskings(trx, sessionId, askings.map((a) => ({ asking: a.asking, questionId: a.questionId, askedAt: iso(a.askedAtMs) })));
+    if (batch.scores.length === 0) return;
+    let kept = batch.scores;
+    if (filter) {
+      const players = await existingIds(trx, 'players', kept.map((s) => s.playerId));
+      kept = kept.filter((s) => sessionExists && players.has(s.playerId));
+    }
+    await this.store.scores.upsertScores(
+      trx,
+      sessionId,
+      kept.map((s) => ({ playerId: s.playerId, pointsTotal: s.pointsTotal, reachedAt: iso(s.reachedAtMs) })),
+    );
   }
 }

@@ -10,3 +10,5 @@ export { Room, RoomClosedError, SessionNotFoundError, type RoomMember } from './
 export { FencedError } from './storage.js';
 export type { AnswerWrite, CommitBatch, RoomSession, RoomStorage, SnapshotWrite } from './storage.js';
 export { GroupCommit } from './group-commit.js';
+export { SharedCommits } from './shared-commits.js';
+export { type RoomSummary, RECONNECT_WINDOW_MS } from './live-summary.js';

@@ -8,6 +8,8 @@ import type { EventEmitter } from 'node:events';
 import type { Broadcaster, RoomLog } from './broadcaster.js';
 import type { Clock } from './clock.js';
 import { Room, RoomClosedError, SessionNotFoundError } from './room.js';
+import { SharedCommits } from './shared-commits.js';
+import type { RoomSummary } from './live-summary.js';
 import type { RoomStorage } from './storage.js';
 
 /**
@@ -52,8 +54,12 @@ export class RoomManager {
   private readonly rooms = new Map<string, Entry>();
   private readonly disposing = new Set<Promise<void>>();
   private closed = false;
+  /** One per instance: every room's batches of a turn share a transaction (issue 26). */
+  private readonly commits: SharedCommits;
 
-  constructor(private readonly options: RoomManagerOptions) {}
+  constructor(private readonly options: RoomManagerOptions) {
+    this.commits = new SharedCommits(options.storage);
+  }
 
   private readonly onStarted = (sessionId: string) => this.guard('start', sessionId, () => this.started(sessionId));
   private readonly onStopped = (sessionId: string) => this.guard('stop', sessionId, () => this.stopped(sessionId));
@@ -101,6 +107,16 @@ export class RoomManager {
     return live;
   }
 
+  /** Every live game of this instance, as the operator's overview shows it (live-summary.ts). */
+  summaries(): RoomSummary[] {
+    const out: RoomSummary[] = [];
+    for (const { room } of this.rooms.values()) {
+      const summary = room.summary();
+      if (summary) out.push(summary);
+    }
+    return out;
+  }
+
   /** For tests: resolves when every room has processed everything queued so far. */
   async whenIdle(): Promise<void> {
     for (const { room, ready } of [...this.rooms.values()]) {
@@ -146,6 +162,7 @@ export class RoomManager {
       clock,
       log,
       commitWindowMs: this.options.commitWindowMs ?? DEFAULT_COMMIT_WINDOW_MS,
+      commits: this.commits,
       onUnused: (unused) => this.dispose(unused),
     });
     const entry: Entry = {

@@ -9,7 +9,8 @@
  *
  * The room holds one pending wake-up on the injected clock. Its durable writes all go through
  * one group commit (group-commit.ts): answers gathered for a few milliseconds, with the scores
- * and snapshot of a step, one transaction at a time; `answer_accepted` waits for its commit.
+ * and snapshot of a step, one batch at a time; `answer_accepted` waits for its commit. The
+ * batches of all rooms handed over in one event-loop turn share one transaction (shared-commits.ts).
  */
 import type { ClientRole, ServerMessage } from '../../protocol/index.js';
 import {
@@ -30,6 +31,7 @@ import {
 import type { Broadcaster, RoomLog } from './broadcaster.js';
 import type { Clock, TimerHandle } from './clock.js';
 import { GroupCommit, type StepWrite } from './group-commit.js';
+import { ReconnectCounter, type RoomSummary, summarize } from './live-summary.js';
 import type { RoomStorage, SnapshotWrite } from './storage.js';
 
 /**
@@ -47,6 +49,8 @@ export interface RoomDeps {
   log: RoomLog;
   /** How long the first answer of a group commit waits for others to share its transaction. */
   commitWindowMs: number;
+  /** The instance's shared commits (shared-commits.ts): batches of sessions committing in the same turn share a transaction. Without it, the room commits alone. */
+  commits?: Pick<RoomStorage, 'commit'>;
   /** Called (from the room's queue) when nobody holds a room that is not live any more. */
   onUnused(room: Room): void;
 }
@@ -95,6 +99,8 @@ export class Room {
   private closing = false;
   /** Disposed: queued tasks have run; anything arriving later is refused. */
   private disposed = false;
+  /** Players coming back, for the operator's overview (live-summary.ts). */
+  private readonly reconnects = new ReconnectCounter();
 
   constructor(
     readonly sessionId: string,
@@ -102,7 +108,7 @@ export class Room {
   ) {
     this.writes = new GroupCommit({
       sessionId,
-      commit: (batch) => deps.storage.commit(batch),
+      commit: (batch) => (deps.commits ?? deps.storage).commit(batch),
       windowMs: deps.commitWindowMs,
       refreshSnapshot: () => this.rosterSnapshot(),
       log: deps.log,
@@ -120,6 +126,13 @@ export class Room {
 
   get memberCount(): number {
     return this.members.size;
+  }
+
+  /** The game as the operator's overview shows it (GET /api/admin/live); null when not live. Read between tasks, never waits. */
+  summary(): RoomSummary | null {
+    const state = this.state;
+    if (!state || state.status !== 'live') return null;
+    return summarize(this.sessionId, state, this.reconnects.lastMinute(this.deps.clock.now()));
   }
 
   // -------------------------------------------------------------------------------------------
@@ -244,6 +257,7 @@ export class Room {
       if (!this.state) throw new Error('room not loaded');
       this.members.set(member.connectionId, member);
       if (member.role === 'player' && member.playerId) {
+        this.reconnects.connected(member.playerId, this.deps.clock.now());
         await this.apply({ type: 'player_connected', playerId: member.playerId, name: member.name ?? 'Player' }, this.now());
       } else if (member.role === 'display') {
         await this.apply({ type: 'display_connected' }, this.now());

@@ -68,4 +68,10 @@ export interface RoomStorage {
   loadAnswers(sessionId: string, asking: number): Promise<StoredAnswer[]>;
   /** Writes a batch in one transaction; resolves once it is committed (durable). */
   commit(batch: CommitBatch): Promise<void>;
+  /**
+   * Writes the batches of several sessions in one transaction, all or nothing (shared-commits.ts);
+   * each batch as `commit` would, its session's fence included. Optional: without it every batch
+   * is committed on its own.
+   */
+  commitMany?(batches: CommitBatch[]): Promise<void>;
 }

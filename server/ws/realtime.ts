@@ -6,14 +6,14 @@ import type { Server as HttpServer } from 'node:http';
 import { CLOSE_CODES, REMOVED_BY_HOST } from '../../protocol/index.js';
 import { toPublicSessionInfo } from '../sessions/public-view.js';
 import type { AdminAuth } from '../auth/admin-auth.js';
-import { type Clock, DbRoomStorage, type LifecycleSource, type RoomLog, RoomManager, type RoomStorage, systemClock } from '../rooms/index.js';
-import type { Program } from '../engine/index.js';
+import { type Clock, DbRoomStorage, type LifecycleSource, type RoomLog, RoomManager, type RoomStorage, type RoomSummary, systemClock } from '../rooms/index.js';
 import type { Store } from '../storage/store.js';
 import { instrumentedRoomStorage, timedBroadcaster } from '../ops/instrument.js';
 import type { Metrics } from '../ops/metrics.js';
 import { DEFAULT_HEARTBEAT, type HeartbeatOptions, startHeartbeat } from './heartbeat.js';
 import { Hub } from './hub.js';
-import { REHEARSAL_PLAYERS, rehearse } from './rehearsal.js';
+import { REHEARSAL_PLAYERS } from './rehearsal.js';
+import { rehearsals } from './rehearsals.js';
 import { SocketServer } from './socket-server.js';
 import { AdminSockets } from './admin-sockets.js';
 import { type ClusterNode, type ClusterOptions, startClusterNode } from '../cluster/node.js';
@@ -65,6 +65,8 @@ export interface Realtime {
   cluster: ClusterNode | undefined;
   hub: Hub;
   sockets: SocketServer;
+  /** Every live game's figures (this instance's rooms, or every instance's in multi-instance mode). */
+  liveSummaries: () => Promise<RoomSummary[]>;
   close(): Promise<void>;
 }
 
@@ -162,6 +164,7 @@ export async function startRealtime(deps: RealtimeDeps, options: RealtimeOptions
     cluster,
     hub,
     sockets,
+    liveSummaries: cluster ? () => cluster.liveGames.read() : async () => rooms.summaries(),
     close: async () => {
       metrics?.observeRealtime(undefined);
       events.off('deleted', onDeleted);
@@ -189,26 +192,4 @@ function relayFrameCounter(metrics: Metrics): (kind: RelayFrameKind, used: boole
     (['broadcast', 'player', 'connection', 'owner'] as const).map((kind) => [kind, { used: metrics.relayFrames.labels(kind, 'used'), unused: metrics.relayFrames.labels(kind, 'unused') }]),
   ) as Record<RelayFrameKind, { used: { inc(): void }; unused: { inc(): void } }>;
   return (kind, used) => (used ? counters[kind].used : counters[kind].unused).inc();
-}
-
-/** The program a rehearsal plays: the started (or first resumed) session's own, when it can be read. */
-async function programOf(storage: RoomStorage, sessionId: string): Promise<Program | undefined> {
-  const session = await storage.loadSession(sessionId);
-  return session && storage.loadProgram(session);
-}
-
-/** One rehearsal at a time: sessions started together share the one in progress. */
-function rehearsals(players: number, storage: RoomStorage, log: RoomLog) {
-  let running: Promise<void> | null = null;
-  const run = (sessionId: string): Promise<void> => {
-    if (players <= 0) return Promise.resolve();
-    running ??= programOf(storage, sessionId)
-      .catch(() => undefined) // unreadable: the built-in program still warms most of the path
-      .then((program) => rehearse(log, players, program))
-      .then(() => undefined)
-      .catch((err) => log.warn({ err }, 'the warm-up rehearsal failed'))
-      .finally(() => (running = null));
-    return running;
-  };
-  return { run, idle: () => running ?? Promise.resolve() };
 }

@@ -4,7 +4,7 @@ import { createSessionBody, idParam, updateSessionBody } from './schema.js';
 
 const tags = ['sessions'];
 
-export const sessionRoutes: RouteModule = (app, { store, lifecycle }) => {
+export const sessionRoutes: RouteModule = (app, { store, lifecycle, liveGames }) => {
   async function checkAuditorium(auditoriumId: string | null | undefined): Promise<void> {
     if (auditoriumId && !(await store.auditoriums.exists(auditoriumId))) {
       throw AppError.badRequest('Invalid body: auditoriumId: no such auditorium');
@@ -12,6 +12,12 @@ export const sessionRoutes: RouteModule = (app, { store, lifecycle }) => {
   }
 
   app.get('/api/admin/sessions', { schema: { tags } }, async () => store.sessions.list());
+
+  // Every live game at a glance (DESIGN §18): the rooms' in-memory figures, polled by the panel.
+  app.get('/api/admin/live', { schema: { tags } }, async (_request, reply) => {
+    reply.header('cache-control', 'no-store');
+    return liveGames.list(store);
+  });
 
   app.get('/api/admin/sessions/:id', { schema: { tags, params: idParam } }, async (request) => {
     const session = await store.sessions.get(request.params.id);

@@ -13,6 +13,7 @@ import { ManageQuestionsDialog } from './items/ManageQuestionsDialog';
 import { ThemeEditorDialog } from './theme/ThemeEditorDialog';
 import { PrizeDrawDialog } from './draw/PrizeDrawDialog';
 import { ResultsDialog } from './results/ResultsDialog';
+import { LiveNowPanel } from './LiveNowPanel';
 
 type OpenDialog = { kind: 'create' } | { kind: SessionDialogKind; sessionId: string } | null;
 
@@ -39,6 +40,7 @@ export function SessionsTab() {
           </Button>
         }
       />
+      <LiveNowPanel />
       {sessions.isPending ? (
         <LoadingText>Loading sessions...</LoadingText>
       ) : sessions.isError ? (

@@ -1,0 +1,88 @@
+/**
+ * The instance's commits, shared across sessions (issue 26, DESIGN §18).
+ *
+ * Each room keeps its own group commit (group-commit.ts): its batches go out one at a time and in
+ * order, its answers' `answer_accepted` wait for their batch, a failed batch is retried there.
+ * What this adds is below that: the batches that rooms hand over in one turn of the event loop
+ * (and, while a shared transaction is in flight, all those handed over meanwhile) are written in
+ * ONE transaction. With a thousand small games answering at once, one transaction per room per
+ * answer or two was most of a round's database time; now a turn costs one commit however many
+ * sessions it touches. A room's batch is confirmed only when the shared transaction commits, so
+ * the rule "a confirmation is a commit" (DESIGN §8) holds as before.
+ *
+ * Isolation: if the shared transaction fails for any reason (one session fenced by its owner's
+ * epoch in multi-instance mode, a foreign key refusing a deleted player, the database hiccuping),
+ * every batch of it is written again on its own, each with its own outcome. A session that lost
+ * its lease, or whose rows went away, never holds up another; the others are committed, and the
+ * failed one is reported to its own room (whose group commit retries or gives up as before).
+ * The per-session fence runs inside the shared transaction for each batch (DbRoomStorage), so a
+ * batch is never stored under an epoch that is not its owner's.
+ */
+import type { CommitBatch, RoomStorage } from './storage.js';
+
+interface Pending {
+  batch: CommitBatch;
+  resolve: () => void;
+  reject: (err: unknown) => void;
+}
+
+export class SharedCommits {
+  private gathering: Pending[] = [];
+  private scheduled = false;
+  private running = false;
+
+  constructor(private readonly storage: Pick<RoomStorage, 'commit' | 'commitMany'>) {}
+
+  /** Commits the batch with whatever other sessions hand over in the same turn; resolves once it is durable. */
+  commit(batch: CommitBatch): Promise<void> {
+    if (!this.storage.commitMany) return this.storage.commit(batch);
+    return new Promise<void>((resolve, reject) => {
+      this.gathering.push({ batch, resolve, reject });
+      this.schedule();
+    });
+  }
+
+  /** At the end of this turn (the check phase, right after the sockets were read), unless one is in flight. */
+  private schedule(): void {
+    if (this.scheduled || this.running) return;
+    this.scheduled = true;
+    setImmediate(() => {
+      this.scheduled = false;
+      void this.drain();
+    });
+  }
+
+  private async drain(): Promise<void> {
+    this.running = true;
+    try {
+      while (this.gathering.length > 0) {
+        const group = this.gathering;
+        this.gathering = [];
+        await this.write(group);
+      }
+    } finally {
+      this.running = false;
+    }
+  }
+
+  private async write(group: Pending[]): Promise<void> {
+    if (group.length === 1) return this.alone(group[0]);
+    try {
+      await this.storage.commitMany!(group.map((p) => p.batch));
+    } catch {
+      // Someone's batch spoiled the shared transaction (nothing of it is stored): each on its own.
+      await Promise.all(group.map((p) => this.alone(p)));
+      return;
+    }
+    for (const p of group) p.resolve();
+  }
+
+  private async alone(p: Pending): Promise<void> {
+    try {
+      await this.storage.commit(p.batch);
+      p.resolve();
+    } catch (err) {
+      p.reject(err);
+    }
+  }
+}
