@@ -43,19 +43,21 @@ export function progressMessage(state: EngineState): AnswerProgressMessage | nul
 }
 
 export function presenceMessage(state: EngineState): PresenceMessage {
-  return { type: 'presence', players: state.presence.connections.size, displays: state.displays };
+  const recentNames = state.recentJoins.map((playerId) => state.names.get(playerId) ?? '').filter((name) => name !== '');
+  return { type: 'presence', players: state.presence.connections.size, displays: state.displays, joined: state.names.size, recentNames };
 }
 
 /** What an admin or display socket needs on connecting, besides its session_state. */
 export function insightOnConnect(state: EngineState, role: 'admin' | 'display'): (AnswerProgressMessage | PresenceMessage)[] {
   const progress = progressMessage(state);
-  const messages: (AnswerProgressMessage | PresenceMessage)[] = role === 'admin' ? [presenceMessage(state)] : [];
+  // Displays too: the lobby shows who joined (DESIGN §17).
+  const messages: (AnswerProgressMessage | PresenceMessage)[] = [presenceMessage(state)];
   if (progress) messages.push(progress);
   return messages;
 }
 
 function sendInsight(state: EngineState, out: Effect[]): void {
-  out.push({ kind: 'broadcast', to: 'admins', message: presenceMessage(state) });
+  out.push({ kind: 'broadcast', to: 'screens', message: presenceMessage(state) });
   const progress = progressMessage(state);
   if (progress) out.push({ kind: 'broadcast', to: 'screens', message: progress });
 }
