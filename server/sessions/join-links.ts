@@ -43,4 +43,4 @@ export class JoinLinks {
 }
 
 export const DEFAULT_RETURN_MESSAGE =
-  'This game can only be joined from the theatre. Please scan the QR code on the screen.';
+  'This game can only be joined from the theater. Please scan the QR code on the screen.';

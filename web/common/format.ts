@@ -13,9 +13,14 @@ export function formatDateTime(iso: string | null | undefined): string {
     : date.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 }
 
-/** "{n} thing(s)" written out: 1 question, 2 questions. */
+const pluralRules = new Intl.PluralRules('en-US');
+
+/**
+ * A count with its noun in the right form (Intl.PluralRules, English texts): "1 question",
+ * "2 questions", "0 questions". Never "question(s)".
+ */
 export function plural(count: number, singular: string, pluralForm = `${singular}s`): string {
-  return `${count} ${count === 1 ? singular : pluralForm}`;
+  return `${count} ${pluralRules.select(count) === 'one' ? singular : pluralForm}`;
 }
 
 /** 19:30: a time of day in this browser's local time. */

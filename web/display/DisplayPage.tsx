@@ -13,6 +13,7 @@ import { DisplayQuestion } from './DisplayQuestion';
 import { DisplaySlide, StandingsSlide } from './DisplaySlides';
 import { WinnersSlide } from './WinnersSlide';
 import { Interstitial } from './Interstitial';
+import { LOBBY_HEADING, Lobby } from './Lobby';
 import { useJoinLink } from './JoinSlide';
 import { TopPlayersFooter } from './TopPlayersFooter';
 import { cssUrl, liveTheme, themeVariables } from '../common/realtime/themeStyle';
@@ -63,7 +64,9 @@ export function SessionDisplay({ sessionId }: { sessionId: string }) {
 }
 
 function DisplayBody({ theme, live, session, joinUrl }: { theme: ResolvedTheme; live: LiveState; session: PublicSession; joinUrl: string | null }) {
-  if (live.winners) return <WinnersSlide prize={live.winners.prize} names={live.winners.names} />;
+  // Winners never cover a question or its reveal: they wait for the transition (DESIGN §17).
+  const questionOnScreen = live.phase === 'question' || live.phase === 'reveal';
+  if (live.winners && !questionOnScreen) return <WinnersSlide prize={live.winners.prize} names={live.winners.names} />;
   if (live.status === 'finished') return <StandingsSlide title="Final Standings" leaderboard={live.leaderboard} />;
   if (live.question) {
     return (
@@ -73,10 +76,15 @@ function DisplayBody({ theme, live, session, joinUrl }: { theme: ResolvedTheme; 
         correctIndex={live.correctIndex}
         answersIn={live.phase === 'question' ? (live.progress?.answered ?? null) : live.distribution ? live.distribution.reduce((a, b) => a + b, 0) : null}
         distribution={live.correctIndex !== null ? live.distribution : null}
+        questionNumber={live.questionNumber}
       />
     );
   }
-  if (live.slide) return <DisplaySlide slide={live.slide} leaderboard={live.leaderboard} joinUrl={joinUrl} />;
+  if (live.slide) return <DisplaySlide slide={live.slide} leaderboard={live.leaderboard} joinUrl={joinUrl} lobby={live.lobby} />;
+  // Before Start the screen is the way in: the lobby (DESIGN §17).
+  if (live.phase === 'waiting') {
+    return <Lobby heading={LOBBY_HEADING} url={joinUrl} joined={live.lobby?.joined ?? 0} recentNames={live.lobby?.recentNames ?? []} />;
+  }
   // No question and no slide: the transition media, counted by the state, else by the session.
   const count = live.mediaItemCount ?? session.mediaItemsPerTransition;
   return <Interstitial items={rotationItems(live.media, count)} />;

@@ -214,7 +214,7 @@ describe.each(DIALECTS)('signed join links required (REQUIRE_SIGNED_JOIN) on %s'
     const res = await register(sessionId);
     expect(res.status).toBe(403);
     expect(res.body).toEqual({ message: DEFAULT_RETURN_MESSAGE, returnToTheater: true });
-    expect(DEFAULT_RETURN_MESSAGE).toBe('This game can only be joined from the theatre. Please scan the QR code on the screen.');
+    expect(DEFAULT_RETURN_MESSAGE).toBe('This game can only be joined from the theater. Please scan the QR code on the screen.');
     expect(await playerCount()).toBe(before);
   });
 

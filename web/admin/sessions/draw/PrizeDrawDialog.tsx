@@ -3,7 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Monitor, Trophy } from 'lucide-react';
 import type { PrizeDraw } from '../../../../protocol/index';
 import { api } from '../../../common/api';
-import { formatDateTime } from '../../../common/format';
+import { formatDateTime, plural } from '../../../common/format';
 import { Button } from '../../../common/ui/Button';
 import { HelpText, Input, Label } from '../../../common/ui/Field';
 import type { Session } from '../../types';
@@ -28,7 +28,7 @@ export function PrizeDrawDialog({ open, session, onClose }: { open: boolean; ses
   const draw = useAdminMutation<DrawInput, PrizeDraw>({
     mutationFn: (body) => api.post(`/api/admin/sessions/${session.id}/draws`, body),
     invalidate: [drawsKey(session.id)],
-    success: (result) => `${result.winners.length} winner(s) drawn from ${result.eligible} player(s)`,
+    success: (result) => `${plural(result.winners.length, 'winner')} drawn from ${plural(result.eligible, 'player')}`,
     error: 'Failed to draw winners',
   });
   const show = useAdminMutation<string>({
@@ -85,7 +85,7 @@ export function PrizeDrawDialog({ open, session, onClose }: { open: boolean; ses
           <li key={d.id} className="rounded-lg border border-border p-4" data-testid="draw">
             <div className="flex flex-wrap items-center justify-between gap-2">
               <p className="text-sm text-muted">
-                {formatDateTime(d.createdAt)} · by {d.drawnBy} · among {d.eligible} player(s)
+                {formatDateTime(d.createdAt)} · by {d.drawnBy} · among {plural(d.eligible, 'player')}
                 {d.minScore !== null ? ` with at least ${d.minScore} points` : ''}
               </p>
               <Button size="sm" variant="outline" disabled={show.isPending} onClick={() => show.mutate(d.id)}>
