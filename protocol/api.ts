@@ -50,6 +50,8 @@ export interface Session {
   currentQuestionIndex: number;
   theme: Theme;
   prizeDraw: PrizeDrawSettings;
+  /** The title screens and phones show when it is not `title`: a pre-show copy shows its template's (DESIGN §17). */
+  audienceTitle?: string;
 }
 
 export type ItemType = 'question' | 'slide' | 'media_block';

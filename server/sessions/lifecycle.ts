@@ -114,7 +114,7 @@ export class SessionLifecycle extends EventEmitter<LifecycleEvents> {
   }
 
   /** A draft copy of a session under another title (and auditorium): duplicates, and each showtime's pre-show. */
-  async copy(source: Session, as: { title: string; auditoriumId: string | null }): Promise<Session> {
+  async copy(source: Session, as: { title: string; auditoriumId: string | null; audienceTitle?: string }): Promise<Session> {
     const id = source.id;
     const copyId = newId();
     await this.store.db.transaction().execute(async (trx) => {
@@ -134,6 +134,7 @@ export class SessionLifecycle extends EventEmitter<LifecycleEvents> {
           theme: JSON.stringify(source.theme),
           live_state: null,
           prize_draw: JSON.stringify(source.prizeDraw),
+          audience_title: as.audienceTitle ?? null,
         })
         .execute();
       await this.store.items.copyAll(trx, id, copyId);

@@ -70,6 +70,8 @@ export interface SessionTable {
   prize_draw: ColumnType<string | null, string | null | undefined, string | null>;
   /** Fencing epoch of the session's owner in multi-instance mode (server/cluster/fence.ts). */
   owner_epoch: ColumnType<number, number | undefined, number>;
+  /** What the audience sees instead of `title` (a pre-show copy: its template's title); null: the title. */
+  audience_title: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface QuestionTable {

@@ -36,10 +36,15 @@ export function toPrizeDraw(json: string | null | undefined): PrizeDrawSettings 
  */
 const SESSION_COLUMNS = [
   'id', 'title', 'status', 'created_at', 'auditorium_id', 'starts_at', 'auto_rotate', 'media_items_per_transition',
-  'return_message', 'current_question_index', 'theme', 'prize_draw',
+  'return_message', 'current_question_index', 'theme', 'prize_draw', 'audience_title',
 ] as const satisfies readonly (keyof SessionTable)[];
 
-export function toSession(row: Omit<Selectable<SessionTable>, 'prize_draw' | 'owner_epoch' | 'live_state'> & { prize_draw?: string | null }): Session {
+type SessionRow = Omit<Selectable<SessionTable>, 'prize_draw' | 'owner_epoch' | 'live_state' | 'audience_title'> & {
+  prize_draw?: string | null;
+  audience_title?: string | null;
+};
+
+export function toSession(row: SessionRow): Session {
   const theme = parseJson<unknown>(row.theme, {});
   return {
     id: row.id,
@@ -55,6 +60,7 @@ export function toSession(row: Omit<Selectable<SessionTable>, 'prize_draw' | 'ow
     // Written by us after validation; anything else (a damaged value) reads as the empty theme.
     theme: theme && typeof theme === 'object' && !Array.isArray(theme) ? (theme as Theme) : {},
     prizeDraw: toPrizeDraw(row.prize_draw),
+    ...(row.audience_title ? { audienceTitle: row.audience_title } : {}),
   };
 }
 
@@ -114,7 +120,8 @@ export class SessionRepository {
 
   async update(id: string, patch: Partial<SessionInput> & { status?: SessionStatus; theme?: Theme }): Promise<Session | undefined> {
     const values: Partial<Selectable<SessionTable>> = {};
-    if (patch.title !== undefined) values.title = patch.title;
+    // An operator's rename is what everyone sees from then on, a pre-show copy included.
+    if (patch.title !== undefined) Object.assign(values, { title: patch.title, audience_title: null });
     if (patch.auditoriumId !== undefined) values.auditorium_id = patch.auditoriumId;
     if (patch.startsAt !== undefined) values.starts_at = patch.startsAt;
     if (patch.autoRotate !== undefined) values.auto_rotate = patch.autoRotate ? 1 : 0;
