@@ -25,8 +25,10 @@ export function plural(count: number, singular: string, pluralForm = `${singular
 
 /** 19:30: a time of day in this browser's local time. */
 export function clockTime(iso: string): string {
-  return new Date(iso).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' });
+  return localClock(new Date(iso));
 }
+
+const localClock = (at: Date) => at.toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' });
 
 /** "Today 19:30", "Tomorrow 14:00", "Sat 28 Nov 19:30" (with the year when not this one), in this browser's local time. */
 export function showingTime(iso: string, today = new Date()): string {
@@ -52,4 +54,15 @@ export function withLocalOffset(datetimeLocal: string): string | null {
   const pad = (n: number) => String(Math.floor(Math.abs(n))).padStart(2, '0');
   const seconds = datetimeLocal.length === 16 ? ':00' : '';
   return `${datetimeLocal}${seconds}${sign}${pad(offset / 60)}:${pad(offset % 60)}`;
+}
+
+/**
+ * A pre-show copy's title ends in the showing's wall time as "19:30" (DESIGN §13): written here
+ * the way this browser writes times ("7:30 PM" in en-US), like every other time in the admin.
+ */
+export function titleWithLocalTime(title: string): string {
+  const match = /^(.*) (\d{2}):(\d{2})$/.exec(title);
+  if (!match) return title;
+  const at = new Date(2000, 0, 1, Number(match[2]), Number(match[3]));
+  return `${match[1]} ${localClock(at)}`;
 }

@@ -10,7 +10,7 @@ import { useDocumentTitle } from '../common/ui/useDocumentTitle';
 import type { ResolvedTheme } from '../common/theme';
 import { DisplayHeader } from './DisplayHeader';
 import { DisplayQuestion } from './DisplayQuestion';
-import { DisplaySlide, StandingsSlide } from './DisplaySlides';
+import { DisplaySlide, StandingsSlide, TitleSlide } from './DisplaySlides';
 import { WinnersSlide } from './WinnersSlide';
 import { Interstitial } from './Interstitial';
 import { LOBBY_HEADING, Lobby } from './Lobby';
@@ -67,7 +67,11 @@ function DisplayBody({ theme, live, session, joinUrl }: { theme: ResolvedTheme; 
   // Winners never cover a question or its reveal: they wait for the transition (DESIGN §17).
   const questionOnScreen = live.phase === 'question' || live.phase === 'reveal';
   if (live.winners && !questionOnScreen) return <WinnersSlide prize={live.winners.prize} names={live.winners.names} />;
-  if (live.status === 'finished') return <StandingsSlide title="Final Standings" leaderboard={live.leaderboard} />;
+  if (live.status === 'finished') {
+    // Nobody scored (a pre-show nobody played): a goodbye, not an empty table over an empty footer.
+    if (live.leaderboard.length === 0) return <TitleSlide title="Thanks for playing!" subtitle="Enjoy the show" />;
+    return <StandingsSlide title="Final Standings" leaderboard={live.leaderboard} />;
+  }
   if (live.question) {
     return (
       <DisplayQuestion
