@@ -66,3 +66,6 @@ export function titleWithLocalTime(title: string): string {
   const at = new Date(2000, 0, 1, Number(match[2]), Number(match[3]));
   return `${match[1]} ${localClock(at)}`;
 }
+
+/** "Question 3 of 10" (DESIGN §17), on the display and the phone during a question. */
+export const questionNumberText = (n: { number: number; total: number }) => `Question ${n.number} of ${n.total}`;

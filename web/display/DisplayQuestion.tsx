@@ -2,7 +2,7 @@ import { Check } from 'lucide-react';
 import type { QuestionView } from '../../protocol/index';
 import type { ResolvedTheme } from '../common/theme';
 import { MediaFrame } from '../common/realtime/MediaFrame';
-import { plural } from '../common/format';
+import { plural, questionNumberText } from '../common/format';
 import { questionTextStyle } from './displayTheme';
 
 export const choiceLetter = (index: number) => String.fromCharCode(65 + index);
@@ -21,9 +21,6 @@ interface Props {
   /** "Question 3 of 10" (DESIGN §17); null when the server did not say. */
   questionNumber: { number: number; total: number } | null;
 }
-
-/** "Question 3 of 10" (DESIGN §17), on the display and the phone. */
-export const questionNumberText = (n: { number: number; total: number }) => `Question ${n.number} of ${n.total}`;
 
 /** 'N answers in' (docs/SCREENS.md). */
 export function answersInText(n: number): string {
