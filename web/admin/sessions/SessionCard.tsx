@@ -20,7 +20,7 @@ import { LiveControlsPanel } from '../live/LiveControlsPanel';
 import { StatusBadge } from './StatusBadge';
 import { useSessionActions } from './useSessionActions';
 
-export type SessionDialogKind = 'edit' | 'delete' | 'restart' | 'qr' | 'questions' | 'theme' | 'draw' | 'results';
+export type SessionDialogKind = 'edit' | 'delete' | 'restart' | 'stop' | 'qr' | 'questions' | 'theme' | 'draw' | 'results';
 
 interface Props {
   session: Session;
@@ -68,7 +68,7 @@ export function SessionCard({ session, auditoriumName, onOpen }: Props) {
           </Button>
         )}
         {live && (
-          <Button size="sm" variant="destructive" disabled={busy} onClick={() => stop.mutate(session)}>
+          <Button size="sm" variant="destructive" disabled={busy} onClick={() => onOpen('stop')}>
             <Square aria-hidden />
             Stop
           </Button>
