@@ -231,8 +231,8 @@ describe('display states on a preset theme', () => {
     }
   });
 
-  it("shows 'Session not found' for an unknown session", async () => {
+  it('explains an unknown session instead of a bare error', async () => {
     const page = await h.display('00000000-0000-4000-8000-000000000000');
-    await text(page, 'Session not found').waitFor();
+    await text(page, "This game isn't here").waitFor();
   });
 });

@@ -46,7 +46,11 @@ export function SessionDisplay({ sessionId }: { sessionId: string }) {
   useScreenSizedRem();
 
   if (info.state === 'not_found' || closed?.code === 4404 || closed?.code === 4410) {
-    return <Notice theme={theme}>Session not found</Notice>;
+    return (
+      <Notice theme={theme} detail="Check the screen's link in the admin dashboard: the session may have been deleted, or the link mistyped.">
+        This game isn't here
+      </Notice>
+    );
   }
   if (info.state === 'error') return <Notice theme={theme}>Could not load the session. Please reload the page.</Notice>;
   if (!session || !live.ready) return <Notice theme={theme}>Loading session...</Notice>;
@@ -108,12 +112,13 @@ export function ThemedScreen({ theme, children }: { theme: ResolvedTheme; childr
   );
 }
 
-function Notice({ theme, children }: { theme: ResolvedTheme; children: ReactNode }) {
+function Notice({ theme, children, detail }: { theme: ResolvedTheme; children: ReactNode; detail?: string }) {
   return (
     <ThemedScreen theme={theme}>
-      <p role="status" className="mq-heading flex h-full items-center justify-center text-5xl font-semibold">
-        {children}
-      </p>
+      <div role="status" className="flex h-full flex-col items-center justify-center gap-6 px-24 text-center">
+        <p className="mq-heading text-5xl font-semibold">{children}</p>
+        {detail && <p className="max-w-[60rem] text-3xl opacity-80">{detail}</p>}
+      </div>
     </ThemedScreen>
   );
 }
