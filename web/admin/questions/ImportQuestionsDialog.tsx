@@ -116,6 +116,8 @@ export function ImportErrors({ failure }: { failure: ImportFailure }) {
         {failure.message}
       </p>
       {failure.errors.length > 0 && (
+        // A wide table pans sideways inside the dialog on a phone; the dialog itself keeps its width.
+        <div className="overflow-x-auto" data-scroll-x>
         <table className="w-full text-left text-sm">
           <thead>
             <tr className="text-muted">
@@ -132,6 +134,7 @@ export function ImportErrors({ failure }: { failure: ImportFailure }) {
             ))}
           </tbody>
         </table>
+        </div>
       )}
     </div>
   );
