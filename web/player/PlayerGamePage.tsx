@@ -36,6 +36,7 @@ export default function PlayerGamePage() {
   const countdown = useCountdown(inQuestion ? live.endsAt : null, inQuestion ? live.timeRemaining : null, clock.serverNow);
   const session = live.sessionInfo ?? (info.state === 'ready' ? info.session : null);
   const delivery = deliveryOf(state, status);
+  const mediaItems = rotationItems(live.media, live.mediaItemCount ?? session?.mediaItemsPerTransition ?? PLAYER_DEFAULT_MEDIA_COUNT);
   useDocumentTitle(session?.title ?? 'Live Trivia');
 
   if (!player) return <Redirect to={joinPath} replace />;
@@ -67,12 +68,15 @@ export default function PlayerGamePage() {
       ) : live.status === 'finished' ? (
         <PlayerFinished place={state.place} score={state.score} />
       ) : live.phase === 'waiting' ? (
-        <PlayerWelcome name={player.name} />
+        <>
+          <PlayerWelcome name={player.name} compact={mediaItems.length > 0} />
+          {mediaItems.length > 0 && <BetweenQuestions items={mediaItems} outcome={null} place={null} />}
+        </>
       ) : live.question ? (
         <PlayerQuestion state={state} delivery={delivery} onPick={pick} />
       ) : (
         <BetweenQuestions
-          items={rotationItems(live.media, live.mediaItemCount ?? session?.mediaItemsPerTransition ?? PLAYER_DEFAULT_MEDIA_COUNT)}
+          items={mediaItems}
           outcome={state.outcome}
           place={state.place}
         />

@@ -2,8 +2,21 @@ import { PartyPopper, Trophy } from 'lucide-react';
 import { finishedText, joinedText } from './phoneMoments';
 import type { Place } from './playerGameState';
 
-/** After joining, until the first question: the phone says the player is in, by name. */
-export function PlayerWelcome({ name }: { name: string }) {
+/**
+ * After joining, until the first question: the phone says the player is in, by name. With the
+ * session's media to show before the game it is a banner above them.
+ */
+export function PlayerWelcome({ name, compact = false }: { name: string; compact?: boolean }) {
+  if (compact) {
+    return (
+      <section className="mb-4 flex items-center gap-3 rounded-2xl bg-white/10 px-4 py-3" aria-label="Joined" data-testid="player-welcome">
+        <PartyPopper className="size-6 shrink-0" style={{ color: 'var(--mq-primary)' }} aria-hidden />
+        <h1 className="mq-heading min-w-0 text-xl font-bold break-words" data-testid="player-joined">
+          {joinedText(name)}
+        </h1>
+      </section>
+    );
+  }
   return (
     <section className="flex flex-1 flex-col items-center justify-center gap-5 py-12 text-center" aria-label="Joined" data-testid="player-welcome">
       <span className="mq-pop flex size-20 items-center justify-center rounded-full" style={{ backgroundColor: 'var(--mq-primary)', color: 'var(--mq-on-primary)' }} aria-hidden>
