@@ -28,27 +28,27 @@ export function horizontalOverflow(page: Page): Promise<string[]> {
       return r.width > 0 && r.height > 0 && getComputedStyle(el).visibility !== 'hidden';
     };
     const limit = window.innerWidth;
-    const dialogs = [...document.querySelectorAll('[role="dialog"], [role="alertdialog"]')];
+    const dialogs = Array.from(document.querySelectorAll('[role="dialog"], [role="alertdialog"]'));
     for (const d of dialogs) {
       const box = d.getBoundingClientRect();
       if (box.left < -0.5 || box.right > limit + 0.5) problems.push(`dialog ${describe(d)} spans ${Math.round(box.left)}–${Math.round(box.right)} of ${limit}`);
       if (d.scrollWidth > d.clientWidth + 1) problems.push(`dialog ${describe(d)} overflows itself: ${d.scrollWidth} > ${d.clientWidth}`);
       // A part of the dialog that scrolls (or clips) sideways hides content, unless it is a
       // deliberate horizontal scroller (data-scroll-x: a wide table the operator pans).
-      for (const el of d.querySelectorAll('*')) {
+      for (const el of Array.from(d.querySelectorAll('*'))) {
         if (!visible(el) || el.closest('[data-scroll-x]')) continue;
         const style = getComputedStyle(el);
         // A truncated line ends in an ellipsis: it says there is more (and the full text is at hand).
         if (style.textOverflow === 'ellipsis') continue;
         if (style.overflowX !== 'visible' && el.scrollWidth > el.clientWidth + 1) problems.push(`${describe(el)} hides content sideways: ${el.scrollWidth} > ${el.clientWidth}`);
       }
-      for (const el of d.querySelectorAll('*')) {
+      for (const el of Array.from(d.querySelectorAll('*'))) {
         if (!visible(el) || inScroller(el, d)) continue;
         const r = el.getBoundingClientRect();
         if (r.right > box.right + 1) problems.push(`${describe(el)} passes its dialog: ${Math.round(r.right)} > ${Math.round(box.right)}`);
       }
     }
-    const scope = dialogs.length > 0 ? [] : [...document.body.querySelectorAll('*')];
+    const scope = dialogs.length > 0 ? [] : Array.from(document.body.querySelectorAll('*'));
     for (const el of scope) {
       if (!visible(el) || inScroller(el, null)) continue;
       const r = el.getBoundingClientRect();
