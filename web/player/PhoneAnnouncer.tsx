@@ -1,11 +1,13 @@
 import { useEffect, useRef, useState } from 'react';
 import { questionNumberText } from '../common/format';
-import { ANNOUNCE_SECONDS_LEFT, DELIVERY_TEXT, answerStatusText, secondsLeftText, type AnswerDelivery } from './phoneMoments';
+import { ANNOUNCE_LOCKED, ANNOUNCE_SECONDS_LEFT, answerStatusText, secondsLeftText, type AnswerDelivery } from './phoneMoments';
 import type { PlayerGameState } from './playerGameState';
 
 /**
  * The phone's one polite live region (DESIGN §17): a screen reader hears the question, "10
  * seconds left", that the answer is locked, and the result, each once, without stealing focus.
+ * Worded apart from the visible lines ("Result: Incorrect"), so a sighted reader's text search
+ * never finds the same line twice.
  * Each moment is keyed by the asking, so a re-render or a repeated state says nothing again.
  */
 export function PhoneAnnouncer({ state, countdown, delivery }: { state: PlayerGameState; countdown: number | null; delivery: AnswerDelivery | null }) {
@@ -23,7 +25,7 @@ export function PhoneAnnouncer({ state, countdown, delivery }: { state: PlayerGa
 
   useEffect(() => {
     if (!inQuestion || !live.question) return;
-    const number = live.questionNumber ? `${questionNumberText(live.questionNumber)}: ` : '';
+    const number = live.questionNumber ? `${questionNumberText(live.questionNumber)}: ` : 'New question: ';
     say(`question ${asking}`, `${number}${live.question.text}`);
   }, [inQuestion, asking, live.question, live.questionNumber]);
 
@@ -32,12 +34,12 @@ export function PhoneAnnouncer({ state, countdown, delivery }: { state: PlayerGa
   }, [inQuestion, countdown, asking, state.answered]);
 
   useEffect(() => {
-    if (delivery === 'counted' && inQuestion) say(`locked ${asking}`, DELIVERY_TEXT.counted);
+    if (delivery === 'counted' && inQuestion) say(`locked ${asking}`, ANNOUNCE_LOCKED);
   }, [delivery, inQuestion, asking]);
 
   // The result: the points once known, or time's up for a phone that never picked.
   useEffect(() => {
-    if (state.result || (live.phase === 'reveal' && !state.answered)) say(`result ${asking}`, answerStatusText(state, delivery));
+    if (state.result || (live.phase === 'reveal' && !state.answered)) say(`result ${asking}`, `Result: ${answerStatusText(state, delivery)}`);
   }, [live.phase, state, delivery, asking]);
 
   return (

@@ -24,7 +24,7 @@ export function PlayerQuestion({ state, delivery, onPick }: { state: PlayerGameS
   return (
     <section className="flex flex-col gap-5" aria-label="Question" data-testid="player-question" data-times-up={timesUp || undefined}>
       {state.live.questionNumber && (
-        <p className="text-sm font-bold tracking-wide opacity-80" style={{ color: 'var(--mq-secondary)' }} data-testid="player-question-number">
+        <p className="self-start rounded-full bg-white/10 px-3 py-1 text-sm font-bold tracking-wide" data-testid="player-question-number">
           {questionNumberText(state.live.questionNumber)}
         </p>
       )}

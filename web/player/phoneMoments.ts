@@ -47,4 +47,5 @@ export function answerStatusText(state: PlayerGameState, delivery: AnswerDeliver
 
 /** Seconds left when the screen reader is told once (DESIGN §17: "10 seconds left"). */
 export const ANNOUNCE_SECONDS_LEFT = 10;
+export const ANNOUNCE_LOCKED = 'Your answer is locked in';
 export const secondsLeftText = (seconds: number) => `${seconds} seconds left`;

@@ -31,9 +31,10 @@ export function PrizeDrawDialog({ open, session, onClose }: { open: boolean; ses
     success: (result) => `${plural(result.winners.length, 'winner')} drawn from ${plural(result.eligible, 'player')}`,
     error: 'Failed to draw winners',
   });
-  const show = useAdminMutation<string>({
+  // During a question the server holds the winners for its end (202 { queued: true }, DESIGN §17).
+  const show = useAdminMutation<string, { queued?: boolean }>({
     mutationFn: (drawId) => api.post(`/api/admin/sessions/${session.id}/draws/${drawId}/show`),
-    success: 'Winners shown on the display',
+    success: (result) => (result?.queued ? 'The winners will show when this question ends' : 'Winners shown on the display'),
     error: 'Failed to show the winners',
   });
 
