@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import { openDashboard, startWebHarness, TABLET, type WebHarness } from './support/app.js';
 import { horizontalOverflow } from './support/overflow.js';
+import { shot } from './game-support.js';
 import { openTab, seriousViolations, sessionCard } from './support/ui.js';
 
 const PHONE = { width: 390, height: 844 };
@@ -89,6 +90,7 @@ for (const [label, viewport] of [['a 390 px phone', PHONE], ['a tablet', TABLET]
 
     it('stays clean for axe at this width', async () => {
       await openTab(page, 'Sessions');
+      await shot(page, `admin-${viewport.width}-sessions`);
       expect(await seriousViolations(page)).toEqual([]);
     });
   });

@@ -42,7 +42,7 @@ describe('a whole game on the display and three phones', () => {
     await text(display, 'Live Trivia').waitFor();
     expect(await text(display, 'Live Trivia').innerText()).toBe('Live Trivia'); // as written, not upper-cased
     await display.getByTestId('display-default-icon').waitFor();
-    await text(display, 'Top Players').waitFor();
+    expect(await display.getByTestId('top-players').count()).toBe(0); // no scores to show in the lobby
     // The default theme (SPEC §3): background #0A0A0A, blur on, no background image so no overlay.
     const screenStyle = await display.getByTestId('display-screen').evaluate((el) => getComputedStyle(el).backgroundColor);
     expect(screenStyle).toBe('rgb(10, 10, 10)');

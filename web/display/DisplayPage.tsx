@@ -61,7 +61,8 @@ export function SessionDisplay({ sessionId }: { sessionId: string }) {
       <main className="flex min-h-0 flex-1 items-center justify-center px-16 py-8">
         <DisplayBody theme={theme} live={live} session={session} joinUrl={joinUrl} />
       </main>
-      <TopPlayersFooter leaderboard={live.leaderboard} />
+      {/* The lobby has no scores to show yet: the footer waits for the game. */}
+      {live.phase !== 'waiting' && <TopPlayersFooter leaderboard={live.leaderboard} />}
       <ConnectionBadge status={status} />
     </ThemedScreen>
   );
