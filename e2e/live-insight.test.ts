@@ -64,7 +64,7 @@ describe('live insight and results', () => {
 
     // Answers come in one by one: Live Controls and the display follow. Ana alone is right, so Ben
     // and Cleo tie on 0 and share second place whatever the timing.
-    await cleo.page.getByText(Q1.text).waitFor();
+    await cleo.page.getByRole('heading', { name: Q1.text }).waitFor();
     await answer(ana.page, 'Pixar');
     await insight.getByTestId('live-answered').filter({ hasText: '1 / 3 answered' }).waitFor();
     await display.getByTestId('display-answers-in').filter({ hasText: '1 answer in' }).waitFor();

@@ -72,10 +72,14 @@ describe('the show as the room lives it', () => {
 
     await text(ben, "Time's up!").waitFor({ timeout: 20_000 });
     // Time's up: every button is visibly inactive (disabled, dimmed, without colour).
-    const benButtons = await ben.getByTestId('answer-button').evaluateAll((buttons) =>
-      buttons.map((b) => ({ disabled: (b as HTMLButtonElement).disabled, opacity: Number(getComputedStyle(b).opacity), filter: getComputedStyle(b).filter })),
-    );
-    for (const b of benButtons.filter((_, i) => i !== Q1.correctIndex)) expect(b).toEqual({ disabled: true, opacity: 0.4, filter: 'grayscale(1)' });
+    // (Polled: the buttons fade to it over their CSS transition.)
+    const otherButtons = () =>
+      ben.getByTestId('answer-button').evaluateAll((buttons, correct) =>
+        buttons
+          .filter((_, i) => i !== correct)
+          .map((b) => ({ disabled: (b as HTMLButtonElement).disabled, opacity: Number(getComputedStyle(b).opacity), filter: getComputedStyle(b).filter })),
+      Q1.correctIndex);
+    await expect.poll(otherButtons, { timeout: 5_000 }).toEqual(Array(3).fill({ disabled: true, opacity: 0.4, filter: 'grayscale(1)' }));
     await announced(ben, "Result: Time's up!");
     await shot(ben, 'moment-03-times-up-desktop');
 

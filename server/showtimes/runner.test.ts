@@ -88,6 +88,8 @@ describe.each(DIALECTS)('pre-show scheduler on %s', (dialect) => {
     // The room sees the template's title; the long one is the operator's (DESIGN §17).
     expect(copy!.audienceTitle).toBe('Movie Trivia');
     expect(toPublicSessionInfo(copy!).title).toBe('Movie Trivia');
+    const resaved = await a.store.sessions.update(copy!.id, { title: copy!.title, returnMessage: 'See you inside' });
+    expect(toPublicSessionInfo(resaved!).title).toBe('Movie Trivia');
     const renamed = await a.store.sessions.update(copy!.id, { title: 'Dune night' });
     expect(toPublicSessionInfo(renamed!).title).toBe('Dune night');
     expect(a.events).toEqual([`started ${copy!.id}`]);

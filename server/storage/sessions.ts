@@ -120,8 +120,13 @@ export class SessionRepository {
 
   async update(id: string, patch: Partial<SessionInput> & { status?: SessionStatus; theme?: Theme }): Promise<Session | undefined> {
     const values: Partial<Selectable<SessionTable>> = {};
-    // An operator's rename is what everyone sees from then on, a pre-show copy included.
-    if (patch.title !== undefined) Object.assign(values, { title: patch.title, audience_title: null });
+    if (patch.title !== undefined) {
+      values.title = patch.title;
+      // An operator's rename is what everyone sees from then on, a pre-show copy included; the
+      // edit form sends the unchanged title with every save, which keeps the audience's title.
+      const current = await this.db.selectFrom('sessions').select('title').where('id', '=', id).executeTakeFirst();
+      if (current && current.title !== patch.title) values.audience_title = null;
+    }
     if (patch.auditoriumId !== undefined) values.auditorium_id = patch.auditoriumId;
     if (patch.startsAt !== undefined) values.starts_at = patch.startsAt;
     if (patch.autoRotate !== undefined) values.auto_rotate = patch.autoRotate ? 1 : 0;
