@@ -107,7 +107,7 @@ describe('Content-Security-Policy', () => {
     await display.goto(`/display/auditorium/${auditorium.id}`);
     await display.getByTestId('auditorium-idle').waitFor();
     await display.goto(`/display/${id}`);
-    await display.getByTestId('display-media').waitFor();
+    await display.getByTestId('display-lobby').waitFor(); // before Start: the lobby (DESIGN §17)
     const phone = await newScreen('phone', () => h.phone());
     await h.api.start(id);
     await display.getByText('Scan me', { exact: false }).or(display.locator('canvas')).first().waitFor();
@@ -115,7 +115,7 @@ describe('Content-Security-Policy', () => {
     const socket = await h.api.adminSocket(id);
     await socket.next();
     await display.getByText('Which film?').waitFor();
-    await phone.getByText('Which film?').waitFor();
+    await phone.getByRole('heading', { name: 'Which film?' }).waitFor();
     await phone.getByTestId('answer-button').nth(1).click();
     await phone.getByTestId('answer-button').first().isDisabled();
     await socket.next();
