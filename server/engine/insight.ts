@@ -47,8 +47,8 @@ export function presenceMessage(state: EngineState): PresenceMessage {
   return { type: 'presence', players: state.presence.connections.size, displays: state.displays, joined: state.names.size, recentNames };
 }
 
-/** What an admin or display socket needs on connecting, besides its session_state. */
-export function insightOnConnect(state: EngineState, role: 'admin' | 'display'): (AnswerProgressMessage | PresenceMessage)[] {
+/** What an admin or display socket needs on connecting, besides its session_state (both roles get the same since the lobby, DESIGN §17). */
+export function insightOnConnect(state: EngineState, _role: 'admin' | 'display'): (AnswerProgressMessage | PresenceMessage)[] {
   const progress = progressMessage(state);
   // Displays too: the lobby shows who joined (DESIGN §17).
   const messages: (AnswerProgressMessage | PresenceMessage)[] = [presenceMessage(state)];
