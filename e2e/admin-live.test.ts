@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import { openDashboard, startWebHarness, type WebHarness } from './support/app.js';
-import { expectToast, sessionCard } from './support/ui.js';
+import { expectToast, sessionCard, stopSession } from './support/ui.js';
 
 let h: WebHarness;
 let page: Page;
@@ -83,7 +83,7 @@ describe('live controls', () => {
   });
 
   it('disappear when the session is stopped', async () => {
-    await card().getByRole('button', { name: 'Stop' }).click();
+    await stopSession(card());
     await expectToast(page, 'Session stopped');
     await card().getByTestId('status-badge').filter({ hasText: 'FINISHED' }).waitFor();
     expect(await card().getByText('Live Controls', { exact: true }).count()).toBe(0);

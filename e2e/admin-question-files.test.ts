@@ -38,12 +38,12 @@ describe('question files on the Questions tab', () => {
     const good = [HEADER, '"Who said ""Here\'s looking at you, kid""?",Rick,Ilsa,Sam,Louis,A,20,25,Classics|Quotes', 'already in the BANK?,a,b,c,d,A,10,30,', 'Which year did Jaws open?,1975,1977,1973,1979,A,10,30,'].join('\r\n');
     await importDialog.getByLabel('Question file').setInputFiles({ name: 'good.csv', mimeType: 'text/csv', buffer: Buffer.from(good) });
     const preview = importDialog.getByTestId('import-preview');
-    await preview.getByText('2 new question(s), 1 duplicate(s) skipped').waitFor();
+    await preview.getByText('2 new questions, 1 duplicate skipped').waitFor();
     await preview.getByText('Who said "Here\'s looking at you, kid"?').waitFor();
     // The preview stored nothing.
     expect((await h.api.request<unknown[]>('GET', '/api/admin/questions')).length).toBe(1);
-    await importDialog.getByRole('button', { name: 'Import 2 question(s)' }).click();
-    await expectToast(page, '2 question(s) imported');
+    await importDialog.getByRole('button', { name: 'Import 2 questions' }).click();
+    await expectToast(page, '2 questions imported');
     await page.getByText('Which year did Jaws open?').waitFor();
     expect((await h.api.request<unknown[]>('GET', '/api/admin/questions')).length).toBe(3);
 

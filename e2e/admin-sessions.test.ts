@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDashboard, startWebHarness, type WebHarness } from './support/app.js';
-import { alertDialog, dialog, expectToast, pickOption, sessionCard, texts, waitGone } from './support/ui.js';
+import { alertDialog, dialog, expectToast, pickOption, sessionCard, stopSession, texts, waitGone } from './support/ui.js';
 
 let h: WebHarness;
 beforeAll(async () => {
@@ -111,7 +111,7 @@ describe('sessions tab', () => {
     expect(await card.getByRole('button', { name: 'Start' }).count()).toBe(0);
     expect(await card.getByText('Live Controls').isVisible()).toBe(true);
 
-    await card.getByRole('button', { name: 'Stop' }).click();
+    await stopSession(card);
     await expectToast(page, 'Session stopped');
     await card.getByTestId('status-badge').filter({ hasText: 'FINISHED' }).waitFor();
     await waitGone(page.getByText('1 LIVE SESSION', { exact: true }));
@@ -122,7 +122,7 @@ describe('sessions tab', () => {
     await confirm.getByRole('button', { name: 'Restart' }).click();
     await expectToast(page, 'Session restarted. All scores and answers have been cleared.');
     await card.getByTestId('status-badge').filter({ hasText: 'LIVE' }).waitFor();
-    await card.getByRole('button', { name: 'Stop' }).click();
+    await stopSession(card);
     await expectToast(page, 'Session stopped');
   });
 

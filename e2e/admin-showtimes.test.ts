@@ -87,7 +87,7 @@ describe('auditoriums tab: showtimes and pre-shows', () => {
       expect.stringMatching(/^3\s+title is empty/),
     ]);
     await importer.getByLabel('Showtime file').setInputFiles({ name: 'week.csv', mimeType: 'text/csv', buffer: Buffer.from('title,starts_at\nAlien,2030-01-15T19:00+01:00\n') });
-    await expectToast(page, '1 showtime(s) imported');
+    await expectToast(page, '1 showtime imported');
     await waitGone(importer);
     await eventually(async () => (await rows.count()) === 2);
     expect(await rows.nth(1).innerText()).toContain('Alien');

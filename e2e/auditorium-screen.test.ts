@@ -57,7 +57,10 @@ describe('the auditorium screen', () => {
     const showtimes = await h.api.request<{ title: string; preShow: { sessionId: string | null; state: string } }[]>('GET', `/api/admin/auditoriums/${auditorium.id}/showtimes`);
     const copyId = showtimes.find((s) => s.title === 'Dune')!.preShow.sessionId!;
     const copyTitle = `Movie Trivia — Dune ${new Date(dune).toISOString().slice(11, 16)}`; // written in UTC: its time in UTC
-    await text(screen, copyTitle).waitFor();
+    // The room sees the template's title; the long generated one is the operator's (DESIGN §17).
+    await screen.locator('header h1').getByText('Movie Trivia', { exact: true }).waitFor();
+    expect(await screen.getByText(copyTitle).count()).toBe(0);
+    expect((await h.api.request<{ title: string }>('GET', `/api/admin/sessions/${copyId}`)).title).toBe(copyTitle);
     await shot(screen, 'auditorium-02-pre-show');
 
     // A player joins the pre-show and answers; everyone answered, so the reveal comes at once.

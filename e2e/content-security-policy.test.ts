@@ -108,7 +108,7 @@ describe('Content-Security-Policy', () => {
     await display.getByTestId('auditorium-idle').waitFor();
     // The session's screen as the operator opens it: with its key, so the join code is drawn under the CSP too.
     await display.goto((await h.api.request<{ url: string }>('GET', `/api/admin/sessions/${id}/screen-link`)).url);
-    await display.getByTestId('display-media').waitFor();
+    await display.getByTestId('display-lobby').waitFor(); // before Start: the lobby (DESIGN §17)
     const phone = await newScreen('phone', () => h.phone());
     await h.api.start(id);
     await display.getByText('Scan me', { exact: false }).or(display.locator('canvas')).first().waitFor();
@@ -116,7 +116,7 @@ describe('Content-Security-Policy', () => {
     const socket = await h.api.adminSocket(id);
     await socket.next();
     await display.getByText('Which film?').waitFor();
-    await phone.getByText('Which film?').waitFor();
+    await phone.getByRole('heading', { name: 'Which film?' }).waitFor();
     await phone.getByTestId('answer-button').nth(1).click();
     await phone.getByTestId('answer-button').first().isDisabled();
     await socket.next();

@@ -79,19 +79,10 @@ describe('display states on a preset theme', () => {
     });
     for (const m of [m1, m2, m3]) await h.api.assignMedia(id, m.id);
 
-    // Before the show: the first min(3 media, 2 per transition) rotate, each for its own time.
+    // Before the show: the lobby (DESIGN §17); the transition media come between items.
     const display = await h.display(id);
-    const media = display.getByTestId('display-media');
-    await media.waitFor();
-    const seen: string[] = [];
-    for (let i = 0; i < 14; i++) {
-      const current = await media.getAttribute('data-media-id');
-      if (current && seen.at(-1) !== current) seen.push(current);
-      await display.waitForTimeout(300);
-    }
-    expect(seen.slice(0, 3)).toEqual(seen[0] === m1.id ? [m1.id, m2.id, m1.id] : [m2.id, m1.id, m2.id]);
-    expect(seen).not.toContain(m3.id);
-    await shot(display, 'display-01-waiting-media');
+    await display.getByTestId('display-lobby').waitFor();
+    await shot(display, 'display-01-lobby');
 
     // The theme: colours, fonts, overlay (dark = 50%), blur off, logo and background images.
     expect(await style(display, '[data-testid="display-screen"]', 'background-color')).toBe('rgb(0, 0, 0)');
@@ -135,7 +126,8 @@ describe('display states on a preset theme', () => {
 
     admin.next();
     await text(display, 'Scan me, movie fans!').waitFor();
-    await text(display, 'Point your camera at the QR code to join').waitFor();
+    await text(display, 'Point your camera at the code').waitFor();
+    await display.getByTestId('lobby-count').waitFor();
     const qr = display.locator('canvas[data-join-url]');
     await qr.waitFor();
     expect(await qr.getAttribute('data-join-url')).toMatch(new RegExp(`^${h.server.baseUrl}/player/${id}\\?t=\\d+&sig=[0-9a-f]{64}$`));
@@ -190,8 +182,19 @@ describe('display states on a preset theme', () => {
     await phone.page.locator('[data-result="correct"]').waitFor();
     await shot(phone.page, 'phone-04-result');
 
-    // Manual mode holds after the reveal; Next starts the media block (3 items: all of them rotate).
-    await display.getByTestId('display-media').waitFor({ timeout: 10_000 });
+    // Manual mode holds after the reveal: the first min(3 media, 2 per transition) rotate, each for its own time.
+    const media = display.getByTestId('display-media');
+    await media.waitFor({ timeout: 10_000 });
+    const seen: string[] = [];
+    for (let i = 0; i < 14; i++) {
+      const current = await media.getAttribute('data-media-id');
+      if (current && seen.at(-1) !== current) seen.push(current);
+      await display.waitForTimeout(300);
+    }
+    expect(seen.slice(0, 3)).toEqual(seen[0] === m1.id ? [m1.id, m2.id, m1.id] : [m2.id, m1.id, m2.id]);
+    expect(seen).not.toContain(m3.id);
+    await shot(display, 'display-01-waiting-media');
+    // Next starts the media block (3 items: all of them rotate).
     admin.next();
     const blockSeen = new Set<string>();
     for (let i = 0; i < 16 && blockSeen.size < 3; i++) {
@@ -225,16 +228,16 @@ describe('display states on a preset theme', () => {
       await text(page, 'Loading session...').waitFor();
       release();
       await text(page, 'Slow Start').waitFor();
-      await text(page, 'Get Ready!').waitFor();
+      await page.getByTestId('display-lobby').waitFor();
     } finally {
       await context.close();
     }
   });
 
-  it("shows 'Session not found' for an unknown session", async () => {
+  it('explains an unknown session instead of a bare error', async () => {
     // No screen link exists for it: the address as someone would type it.
     const page = await h.blankPage();
     await page.goto('/display/00000000-0000-4000-8000-000000000000');
-    await text(page, 'Session not found').waitFor();
+    await text(page, "This game isn't here").waitFor();
   });
 });

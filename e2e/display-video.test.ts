@@ -50,6 +50,9 @@ describe('videos on the big screen', () => {
     await harness.api.assignMedia(id, media.id);
 
     const page = await harness.display(id);
+    // Before Start the display is the lobby (DESIGN §17): the session's media block plays the video.
+    await page.getByTestId('display-lobby').waitFor();
+    await harness.api.start(id);
     const video = page.getByTestId('media-video');
     await video.waitFor();
     await page.waitForFunction(() => {

@@ -35,13 +35,14 @@ describe('a whole game on the display and three phones', () => {
     });
 
     const display = await h.display(id);
-    await text(display, 'Get Ready!').waitFor();
-    await text(display, 'Next question coming soon...').waitFor();
+    // Before Start the display is the lobby (DESIGN §17).
+    await display.getByTestId('display-lobby').waitFor();
+    await text(display, '0 players joined').waitFor();
     await text(display, 'Friday Night Trivia').waitFor();
     await text(display, 'Live Trivia').waitFor();
     expect(await text(display, 'Live Trivia').innerText()).toBe('Live Trivia'); // as written, not upper-cased
     await display.getByTestId('display-default-icon').waitFor();
-    await text(display, 'Top Players').waitFor();
+    expect(await display.getByTestId('top-players').count()).toBe(0); // no scores to show in the lobby
     // The default theme (SPEC §3): background #0A0A0A, blur on, no background image so no overlay.
     const screenStyle = await display.getByTestId('display-screen').evaluate((el) => getComputedStyle(el).backgroundColor);
     expect(screenStyle).toBe('rgb(10, 10, 10)');
@@ -59,9 +60,8 @@ describe('a whole game on the display and three phones', () => {
       joinThroughForm(ben.page, id, 'Ben', 'ben@example.com'),
       joinThroughForm(cleo.page, id, 'Cleo', 'cleo@example.com'),
     ]);
-    for (const p of [ana, ben, cleo]) {
-      await text(p.page, 'Get Ready!').waitFor();
-      await text(p.page, 'Waiting for next question...').waitFor();
+    for (const [p, name] of [[ana, 'Ana'], [ben, 'Ben'], [cleo, 'Cleo']] as const) {
+      await text(p.page, `You're in, ${name}!`).waitFor();
       expect(await p.page.evaluate(() => JSON.parse(localStorage.getItem('player_data')!).playerToken)).toBeTruthy();
     }
     await shot(ana.page, 'phone-02-waiting');
@@ -80,7 +80,7 @@ describe('a whole game on the display and three phones', () => {
     await ana.page.getByTestId('player-countdown').waitFor();
     await shot(ana.page, 'phone-03-question');
     await answer(ana.page, 'Wings').click();
-    await text(ana.page, 'Answer submitted! Waiting for results...').waitFor();
+    await text(ana.page, 'Answer locked! Waiting for results...').waitFor();
     expect(await ana.page.getByTestId('answer-button').evaluateAll((b) => b.every((x) => (x as HTMLButtonElement).disabled))).toBe(true);
     await shot(ana.page, 'phone-04-locked');
     await ana.page.getByTestId('answer-button').first().click({ force: true }); // a second tap changes nothing

@@ -3,7 +3,7 @@ import { parse } from 'csv-parse/sync';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loginThroughUi } from './support/app.js';
-import { dialog, openTab, sessionCard } from './support/ui.js';
+import { dialog, openTab, sessionCard, stopSession } from './support/ui.js';
 import { joinThroughForm, shot, startGameHarness, type GameHarness } from './game-support.js';
 
 /**
@@ -64,7 +64,7 @@ describe('live insight and results', () => {
 
     // Answers come in one by one: Live Controls and the display follow. Ana alone is right, so Ben
     // and Cleo tie on 0 and share second place whatever the timing.
-    await cleo.page.getByText(Q1.text).waitFor();
+    await cleo.page.getByRole('heading', { name: Q1.text }).waitFor();
     await answer(ana.page, 'Pixar');
     await insight.getByTestId('live-answered').filter({ hasText: '1 / 3 answered' }).waitFor();
     await display.getByTestId('display-answers-in').filter({ hasText: '1 answer in' }).waitFor();
@@ -147,7 +147,7 @@ describe('live insight and results', () => {
     await admin.keyboard.press('Escape');
 
     // After the game: stopped, the results stay.
-    await card.getByRole('button', { name: 'Stop' }).click();
+    await stopSession(card);
     await card.getByTestId('status-badge').filter({ hasText: 'FINISHED' }).waitFor();
     await card.getByRole('button', { name: 'Results' }).click();
     await results.getByText('Everyone who answered, and how each question went.').waitFor();

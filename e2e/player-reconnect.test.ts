@@ -34,12 +34,12 @@ describe('reconnecting phones and display', () => {
   it('a pick made offline is sent once when the phone is back, and survives a reload', { timeout: 90_000 }, async () => {
     const { id } = await h.api.seedSession({ title: 'Anime Night', items: [{ question: QUESTION }] });
     const display = await h.display(id);
-    await text(display, 'Get Ready!').waitFor();
+    await display.getByTestId('display-lobby').waitFor();
     const [ana, ben] = await Promise.all([h.phone(), h.phone()]);
     const submissions = countSubmissions(ana.page);
     await Promise.all([joinThroughForm(ana.page, id, 'Ana', 'ana@example.com'), joinThroughForm(ben.page, id, 'Ben', 'ben@example.com')]);
-    await text(ana.page, 'Waiting for next question...').waitFor();
-    await text(ben.page, 'Waiting for next question...').waitFor();
+    await text(ana.page, "You're in, Ana!").waitFor();
+    await text(ben.page, "You're in, Ben!").waitFor();
 
     await h.api.start(id);
     await text(ana.page, QUESTION.text).waitFor();
@@ -49,7 +49,8 @@ describe('reconnecting phones and display', () => {
     await ana.context.setOffline(true);
     await ana.page.getByTestId('connection-note').getByText(/offline/).waitFor();
     await ana.page.getByTestId('answer-button').filter({ hasText: 'Studio Ghibli' }).click();
-    await text(ana.page, 'Answer submitted! Waiting for results...').waitFor();
+    // Honest wording: the pick is on this phone only until the socket is back (DESIGN §17).
+    await text(ana.page, "Saved — it will be sent when you're back online").waitFor();
     expect(await ana.page.getByTestId('answer-button').evaluateAll((b) => b.every((x) => (x as HTMLButtonElement).disabled))).toBe(true);
     await shot(ana.page, 'phone-offline-pick');
     await ana.page.waitForTimeout(1500);
@@ -73,7 +74,7 @@ describe('reconnecting phones and display', () => {
     // A reload mid-question: the server's state restores the lock and the pick, nothing is resent.
     await ana.page.reload();
     await text(ana.page, QUESTION.text).waitFor();
-    await text(ana.page, 'Answer submitted! Waiting for results...').waitFor();
+    await text(ana.page, 'Answer locked! Waiting for results...').waitFor();
     const chosen = ana.page.locator('[data-testid="answer-button"][data-chosen]');
     expect(await chosen.innerText()).toContain('Studio Ghibli');
     expect(await ana.page.getByTestId('answer-button').evaluateAll((b) => b.every((x) => (x as HTMLButtonElement).disabled))).toBe(true);

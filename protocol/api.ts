@@ -54,6 +54,8 @@ export interface Session {
   maxPlayers: number;
   /** `free`: players type their name (filtered); `generated`: the server names them. */
   nicknames: NicknameMode;
+  /** The title screens and phones show when it is not `title`: a pre-show copy shows its template's (DESIGN §17). */
+  audienceTitle?: string;
 }
 
 export const NICKNAME_MODES = ['free', 'generated'] as const;

@@ -132,13 +132,23 @@ export interface AnswerProgressMessage {
   players: number;
 }
 
-/** Who is in the room, for admins only: sent when it changes, at most 4 a second per session. */
+/** The display's lobby lists this many of the latest players to join (DESIGN §17). */
+export const LOBBY_RECENT_NAMES = 8;
+
+/**
+ * Who is in the room, for admins and displays (the lobby), never phones: sent when it changes,
+ * at most 4 a second per session.
+ */
 export interface PresenceMessage {
   type: 'presence';
   /** Phones in the game now (players with an open socket). */
   players: number;
   /** Display screens connected. */
   displays: number;
+  /** Players who have joined this game (connected at least once), for the lobby's "{n} players joined". */
+  joined?: number;
+  /** The latest players to join, newest first, at most LOBBY_RECENT_NAMES. */
+  recentNames?: string[];
 }
 
 /** Sent to the answering player (all their sockets) when an answer is taken: the lock is real. */

@@ -91,6 +91,10 @@ export interface SessionStateBase {
   media: MediaView[];
   /** How many media items to rotate through now; null when no media should show. */
   mediaItemCount: number | null;
+  /** 1-based position of the shown question among the session's questions (question and reveal only). */
+  questionNumber?: number;
+  /** How many questions the session has; with questionNumber: "Question 3 of 10". */
+  totalQuestions?: number;
 }
 
 /** Broadcast to every player and display at once: built once, serialized once. */

@@ -75,3 +75,13 @@ export async function eventually(check: () => Promise<boolean>, timeoutMs = 10_0
     await new Promise((r) => setTimeout(r, 100));
   }
 }
+
+/** Stop on a session card, confirmed in its "Stop Session" dialog (DESIGN §17: Stop asks first). */
+export async function stopSession(card: Locator): Promise<void> {
+  const page = card.page();
+  await card.getByRole('button', { name: 'Stop', exact: true }).click();
+  const confirm = alertDialog(page, 'Stop Session');
+  await confirm.getByText('Players will see the final standings.').waitFor();
+  await confirm.getByRole('button', { name: 'Stop Session' }).click();
+  await waitGone(confirm);
+}

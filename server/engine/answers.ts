@@ -5,7 +5,7 @@
  * question closes. A question closes early once every player who counts as present (presence.ts)
  * has answered.
  */
-import { ERROR_CODES, type ErrorCode, errorMessage } from '../../protocol/index.js';
+import { ERROR_CODES, type ErrorCode, LOBBY_RECENT_NAMES, errorMessage } from '../../protocol/index.js';
 import type { AnswerRecord, EngineEvent, EngineState } from './types.js';
 import { closeQuestion, type Out } from './phases.js';
 import { pointsForCorrectAnswer } from './scoring.js';
@@ -67,8 +67,10 @@ export function submitAnswer(state: EngineState, event: SubmitAnswer, nowMs: num
 
 export function playerConnected(state: EngineState, playerId: string, name: string): EngineState {
   const names = state.names.get(playerId) === name ? state.names : state.names.set(playerId, name);
+  // A phone coming back keeps its place in the lobby's list; only a newcomer goes to the front.
+  const recentJoins = state.recentJoins.includes(playerId) ? state.recentJoins : [playerId, ...state.recentJoins].slice(0, LOBBY_RECENT_NAMES);
   // No early-end check here: a player coming back only ever adds someone who may still answer.
-  return { ...state, presence: presenceConnected(state.presence, playerId), names };
+  return { ...state, presence: presenceConnected(state.presence, playerId), names, recentJoins };
 }
 
 export function playerDisconnected(state: EngineState, playerId: string, nowMs: number, out: Out): EngineState {

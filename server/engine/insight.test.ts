@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { AnswerProgressMessage } from '../../protocol/index.js';
+import { LOBBY_RECENT_NAMES, type AnswerProgressMessage } from '../../protocol/index.js';
 import { PROGRESS_INTERVAL_MS } from './insight.js';
 import { audienceView } from './views.js';
 import { FakeRunner, T0, makeProgram, makeQuestion, makeSlide, messagesOf } from './testkit.js';
@@ -60,18 +60,33 @@ describe('answer progress', () => {
     expect(progressSent(game).at(-1)!.message).toMatchObject({ answered: 200, players: 201 });
   });
 
-  it('tells admins who is in the room: phones and displays, a second tab of one player counting once', () => {
+  it('tells admins and displays who is in the room: phones, displays and the latest names, a second tab of one player counting once', () => {
     const game = quiz([]);
     const first = game.connect('ann');
-    expect(messagesOf(first, 'presence')).toEqual([{ type: 'presence', players: 1, displays: 0 }]);
+    expect(messagesOf(first, 'presence')).toEqual([{ type: 'presence', players: 1, displays: 0, joined: 1, recentNames: ['ann'] }]);
     game.advance(1_000);
     expect(messagesOf(game.connect('ann'), 'presence')).toEqual([]); // same player, second socket
     const display = game.dispatch({ type: 'display_connected' });
-    expect(messagesOf(display, 'presence')).toEqual([{ type: 'presence', players: 1, displays: 1 }]);
+    expect(messagesOf(display, 'presence')).toEqual([{ type: 'presence', players: 1, displays: 1, joined: 1, recentNames: ['ann'] }]);
     game.advance(1);
     game.connect('bob');
-    expect(messagesOf(game.advance(PROGRESS_INTERVAL_MS), 'presence')).toEqual([{ type: 'presence', players: 2, displays: 1 }]);
-    expect(game.messages('presence').every((m) => m.to === 'admins')).toBe(true);
+    expect(messagesOf(game.advance(PROGRESS_INTERVAL_MS), 'presence')).toEqual([{ type: 'presence', players: 2, displays: 1, joined: 2, recentNames: ['bob', 'ann'] }]);
+    expect(game.messages('presence').every((m) => m.to === 'screens')).toBe(true);
+  });
+
+  it('keeps the lobby list to the latest joiners, a returning phone keeping its place', () => {
+    const game = quiz([]);
+    const names = Array.from({ length: LOBBY_RECENT_NAMES + 2 }, (_, i) => `p${i}`);
+    for (const name of names) {
+      game.connect(name);
+      game.advance(PROGRESS_INTERVAL_MS);
+    }
+    game.dispatch({ type: 'player_disconnected', playerId: 'p9' });
+    game.advance(PROGRESS_INTERVAL_MS);
+    game.connect('p9');
+    game.advance(PROGRESS_INTERVAL_MS);
+    const last = game.messages('presence').at(-1)!.message;
+    expect(last).toMatchObject({ joined: names.length, recentNames: names.slice(2).reverse() });
   });
 
   it('sends admins presence only when someone came or went, not with every answer count (issue 26)', () => {

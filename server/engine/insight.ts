@@ -50,13 +50,15 @@ export function progressMessage(state: EngineState): AnswerProgressMessage | nul
 }
 
 export function presenceMessage(state: EngineState): PresenceMessage {
-  return { type: 'presence', players: state.presence.connections.size, displays: state.displays };
+  const recentNames = state.recentJoins.map((playerId) => state.names.get(playerId) ?? '').filter((name) => name !== '');
+  return { type: 'presence', players: state.presence.connections.size, displays: state.displays, joined: state.names.size, recentNames };
 }
 
-/** What an admin or display socket needs on connecting, besides its session_state. */
-export function insightOnConnect(state: EngineState, role: 'admin' | 'display'): (AnswerProgressMessage | PresenceMessage)[] {
+/** What an admin or display socket needs on connecting, besides its session_state (both roles get the same since the lobby, DESIGN §17). */
+export function insightOnConnect(state: EngineState, _role: 'admin' | 'display'): (AnswerProgressMessage | PresenceMessage)[] {
   const progress = progressMessage(state);
-  const messages: (AnswerProgressMessage | PresenceMessage)[] = role === 'admin' ? [presenceMessage(state)] : [];
+  // Displays too: the lobby shows who joined (DESIGN §17).
+  const messages: (AnswerProgressMessage | PresenceMessage)[] = [presenceMessage(state)];
   if (progress) messages.push(progress);
   return messages;
 }
@@ -64,8 +66,9 @@ export function insightOnConnect(state: EngineState, role: 'admin' | 'display'):
 /** Sends the update; returns the insight after it (sent now, presence as sent). */
 function sendInsight(state: EngineState, nowMs: number, out: Effect[]): Insight {
   const presence = presenceMessage(state);
-  const presenceKey = `${presence.players}/${presence.displays}`;
-  if (presenceKey !== state.insight.presenceSent) out.push({ kind: 'broadcast', to: 'admins', message: presence });
+  // Screens, not only admins: the display's lobby shows who joined (DESIGN §17).
+  const presenceKey = `${presence.players}/${presence.displays}/${presence.joined}/${(presence.recentNames ?? []).join('\n')}`;
+  if (presenceKey !== state.insight.presenceSent) out.push({ kind: 'broadcast', to: 'screens', message: presence });
   const progress = progressMessage(state);
   if (progress) out.push({ kind: 'broadcast', to: 'screens', message: progress });
   return { sentAtMs: nowMs, dueAtMs: null, presenceSent: presenceKey };

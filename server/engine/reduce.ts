@@ -68,7 +68,8 @@ function handle(state: EngineState, event: EngineEvent, nowMs: number, out: Out)
  * tab of the same player, or a refused answer, changes no count and costs nothing.
  */
 function countsChanged(before: EngineState, after: EngineState, nowMs: number, out: Out): EngineState {
-  if (after.presence.connections.size === before.presence.connections.size && answeredCount(after) === answeredCount(before)) return after;
+  const same = after.presence.connections.size === before.presence.connections.size && after.recentJoins === before.recentJoins;
+  if (same && answeredCount(after) === answeredCount(before)) return after;
   return insightChanged(after, nowMs, out);
 }
 

@@ -91,6 +91,8 @@ export interface EngineState {
   insight: Insight;
   /** Names of players seen connecting, for leaderboard rows of first-time scorers. */
   names: PMap<string>;
+  /** The players who joined last, newest first (at most LOBBY_RECENT_NAMES): the display's lobby. */
+  recentJoins: readonly string[];
   /** Every scorer, best first: re-ranked at a question's end by merging only who changed (standings.ts). */
   standings: Standings;
   /** Top 10, recomputed only when scores change (views are built often, scores change rarely). */

@@ -106,7 +106,16 @@ function baseState(state: EngineState, nowMs: number): SessionStateBase {
     leaderboard: state.leaderboard,
     media: state.program.media,
     mediaItemCount: mediaItemCountOf(state),
+    ...questionNumberOf(state),
   };
+}
+
+/** "Question 3 of 10" while a question is shown (question and reveal); absent otherwise. */
+function questionNumberOf(state: EngineState): Pick<SessionStateBase, 'questionNumber' | 'totalQuestions'> {
+  const { phase, program } = state;
+  if (phase.kind !== 'question' && phase.kind !== 'reveal') return {};
+  const position = questionPosition(program, phase.itemIndex);
+  return position === null ? {} : { questionNumber: position + 1, totalQuestions: countQuestions(program) };
 }
 
 /** For players and displays alike; broadcast as one object. */

@@ -72,7 +72,7 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
   await app.register(cookie);
   await app.register(swagger, {
     openapi: {
-      info: { title: 'Marquee API', description: 'Live trivia for theatres and cinemas', version: '1.0.0' },
+      info: { title: 'Marquee API', description: 'Live trivia for theaters and cinemas', version: '1.0.0' },
       components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
     },
     transform: jsonSchemaTransform,

@@ -126,7 +126,7 @@ export class SessionLifecycle extends EventEmitter<LifecycleEvents> {
   }
 
   /** A draft copy of a session under another title (and auditorium): duplicates, and each showtime's pre-show. */
-  async copy(source: Session, as: { title: string; auditoriumId: string | null }): Promise<Session> {
+  async copy(source: Session, as: { title: string; auditoriumId: string | null; audienceTitle?: string }): Promise<Session> {
     const id = source.id;
     const copyId = newId();
     await this.store.db.transaction().execute(async (trx) => {
@@ -148,6 +148,7 @@ export class SessionLifecycle extends EventEmitter<LifecycleEvents> {
           prize_draw: JSON.stringify(source.prizeDraw),
           max_players: source.maxPlayers,
           nicknames: source.nicknames,
+          audience_title: as.audienceTitle ?? null,
         })
         .execute();
       await this.store.items.copyAll(trx, id, copyId);

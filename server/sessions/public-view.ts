@@ -4,7 +4,8 @@ import type { PublicSessionInfo, Session } from '../../protocol/index.js';
 export function toPublicSessionInfo(session: Session): PublicSessionInfo {
   return {
     id: session.id,
-    title: session.title,
+    // The audience never sees a pre-show copy's long operator title (DESIGN §17).
+    title: session.audienceTitle ?? session.title,
     status: session.status,
     theme: session.theme,
     mediaItemsPerTransition: session.mediaItemsPerTransition,

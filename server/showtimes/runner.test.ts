@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SessionLifecycle } from '../sessions/lifecycle.js';
+import { toPublicSessionInfo } from '../sessions/public-view.js';
 import { openStore, type Store } from '../storage/store.js';
 import { createTestDatabase, DIALECTS, type TestDatabase } from '../testing/databases.js';
 import type { PreShowOwnership } from './ownership.js';
@@ -84,6 +85,13 @@ describe.each(DIALECTS)('pre-show scheduler on %s', (dialect) => {
     await at(SHOWTIME - 20 * MIN);
     const [copy] = await copies();
     expect(copy).toMatchObject({ title: 'Movie Trivia — Dune 19:30', status: 'live', auditoriumId, theme: { primaryColor: '#ff0000' } });
+    // The room sees the template's title; the long one is the operator's (DESIGN §17).
+    expect(copy!.audienceTitle).toBe('Movie Trivia');
+    expect(toPublicSessionInfo(copy!).title).toBe('Movie Trivia');
+    const resaved = await a.store.sessions.update(copy!.id, { title: copy!.title, returnMessage: 'See you inside' });
+    expect(toPublicSessionInfo(resaved!).title).toBe('Movie Trivia');
+    const renamed = await a.store.sessions.update(copy!.id, { title: 'Dune night' });
+    expect(toPublicSessionInfo(renamed!).title).toBe('Dune night');
     expect(a.events).toEqual([`started ${copy!.id}`]);
     expect(await a.store.showtimes.get(showtime.id)).toMatchObject({
       pre_show_state: 'live',

@@ -153,7 +153,9 @@ export class PreShowRunner {
         return;
       }
       const title = preShowTitle(template.title, showtime.title, Date.parse(showtime.starts_at), showtime.utc_offset_minutes);
-      const copy = await lifecycle.copy(template, { title, auditoriumId: showtime.auditorium_id });
+      // The operator tells the copies apart by the long title; the room sees the template's (DESIGN §17).
+      const audienceTitle = template.audienceTitle ?? template.title;
+      const copy = await lifecycle.copy(template, { title, auditoriumId: showtime.auditorium_id, audienceTitle });
       if (await store.showtimes.attachSession(showtimeId, copy.id)) {
         sessionId = copy.id;
       } else {

@@ -75,6 +75,8 @@ export interface SessionTable {
   nicknames: ColumnType<'free' | 'generated', 'free' | 'generated' | undefined, 'free' | 'generated'>;
   /** When the session last finished: its player tokens expire 24 h later. */
   ended_at: ColumnType<string | null, string | null | undefined, string | null>;
+  /** What the audience sees instead of `title` (a pre-show copy: its template's title); null: the title. */
+  audience_title: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface QuestionTable {

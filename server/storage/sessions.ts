@@ -40,13 +40,14 @@ export function toPrizeDraw(json: string | null | undefined): PrizeDrawSettings 
  */
 const SESSION_COLUMNS = [
   'id', 'title', 'status', 'created_at', 'auditorium_id', 'starts_at', 'auto_rotate', 'media_items_per_transition',
-  'return_message', 'current_question_index', 'theme', 'prize_draw', 'max_players', 'nicknames',
+  'return_message', 'current_question_index', 'theme', 'prize_draw', 'max_players', 'nicknames', 'audience_title',
 ] as const satisfies readonly (keyof SessionTable)[];
 
-type SessionRow = Omit<Selectable<SessionTable>, 'prize_draw' | 'owner_epoch' | 'live_state' | 'max_players' | 'nicknames' | 'ended_at'> & {
+type SessionRow = Omit<Selectable<SessionTable>, 'prize_draw' | 'owner_epoch' | 'live_state' | 'max_players' | 'nicknames' | 'ended_at' | 'audience_title'> & {
   prize_draw?: string | null;
   max_players?: number;
   nicknames?: NicknameMode;
+  audience_title?: string | null;
 };
 
 export function toSession(row: SessionRow): Session {
@@ -67,6 +68,7 @@ export function toSession(row: SessionRow): Session {
     prizeDraw: toPrizeDraw(row.prize_draw),
     maxPlayers: row.max_players ?? DEFAULT_MAX_PLAYERS,
     nicknames: row.nicknames === 'generated' ? 'generated' : 'free',
+    ...(row.audience_title ? { audienceTitle: row.audience_title } : {}),
   };
 }
 
@@ -128,7 +130,13 @@ export class SessionRepository {
 
   async update(id: string, patch: Partial<SessionInput> & { status?: SessionStatus; theme?: Theme }): Promise<Session | undefined> {
     const values: Partial<Selectable<SessionTable>> = {};
-    if (patch.title !== undefined) values.title = patch.title;
+    if (patch.title !== undefined) {
+      values.title = patch.title;
+      // An operator's rename is what everyone sees from then on, a pre-show copy included; the
+      // edit form sends the unchanged title with every save, which keeps the audience's title.
+      const current = await this.db.selectFrom('sessions').select('title').where('id', '=', id).executeTakeFirst();
+      if (current && current.title !== patch.title) values.audience_title = null;
+    }
     if (patch.auditoriumId !== undefined) values.auditorium_id = patch.auditoriumId;
     if (patch.startsAt !== undefined) values.starts_at = patch.startsAt;
     if (patch.autoRotate !== undefined) values.auto_rotate = patch.autoRotate ? 1 : 0;

@@ -63,7 +63,8 @@ describe.each(DIALECTS)('a full game over /ws on %s', (dialect) => {
     const first = await started;
     await settle();
     const t0 = clock.now();
-    expect(first).toMatchObject({ question: { id: q1.id, text: 'Who directed Jaws?' }, endsAt: t0 + 10_000, timeRemaining: 10 });
+    expect(first).toMatchObject({ question: { id: q1.id, text: 'Who directed Jaws?' }, endsAt: t0 + 10_000, timeRemaining: 10, questionNumber: 1, totalQuestions: 3 });
+    expect(d.messages[0]).not.toHaveProperty('questionNumber');
     expect(first.question).not.toHaveProperty('correctIndex');
     expect(await p[4].waitFor((m) => m.type === 'session_state' && m.phase === 'question')).toMatchObject({ question: { id: q1.id } });
     expect(await a.waitFor((m) => m.type === 'session_state' && m.phase === 'question')).toMatchObject({
@@ -196,11 +197,12 @@ describe.each(DIALECTS)('a full game over /ws on %s', (dialect) => {
     // Admins get the same counts, and who is in the room: here the five phones and the display.
     const adminFirstEnd = a.messages.findIndex((m) => m.type === 'question_end');
     expect(a.messages.slice(0, adminFirstEnd).filter((m) => m.type === 'answer_progress').at(-1)).toMatchObject({ questionId: q1.id, answered: 5, players: 5 });
-    expect(a.messages.filter((m) => m.type === 'presence').at(-1)).toEqual({ type: 'presence', players: 5, displays: 1 });
-    expect(d.types()).not.toContain('presence');
+    expect(a.messages.filter((m) => m.type === 'presence').at(-1)).toMatchObject({ type: 'presence', players: 5, displays: 1, joined: 5 });
+    // The display hears it too, for its lobby: the latest names first (DESIGN §17).
+    expect(d.messages.filter((m) => m.type === 'presence').at(-1)).toMatchObject({ players: 5, joined: 5, recentNames: ['Player 5', 'Player 4', 'Player 3', 'Player 2', 'Player 1'] });
 
     // Every message arrived in order on the display.
-    expect(collapseTicks(d.types().filter((t) => t !== 'answer_progress'))).toEqual([
+    expect(collapseTicks(d.types().filter((t) => t !== 'answer_progress' && t !== 'presence'))).toEqual([
       'state:waiting',
       'state:question', 'timer_tick×5', 'question_end', 'leaderboard_update', 'state:between', 'state:slide', 'state:hold',
       'state:question', 'error', 'timer_tick×9', 'question_end', 'leaderboard_update', 'state:between', 'state:media',

@@ -27,14 +27,15 @@ export function Dashboard() {
             aria-label="Dashboard sections"
             className="mb-6 grid grid-cols-5 gap-1 rounded-lg border border-border bg-surface p-1"
           >
+            {/* On a phone the five pills stack icon over label in a smaller size, so every label fits its pill. */}
             {TABS.map(({ value, label, icon: Icon }) => (
               <Tabs.Trigger
                 key={value}
                 value={value}
-                className="flex items-center justify-center gap-2 rounded-md px-3 py-2 text-sm font-medium text-muted transition-colors hover:text-foreground data-[state=active]:bg-primary data-[state=active]:text-white"
+                className="flex min-w-0 flex-col items-center justify-center gap-1 rounded-md px-1 py-1.5 text-[0.6875rem] font-medium text-muted transition-colors hover:text-foreground data-[state=active]:bg-primary data-[state=active]:text-white sm:flex-row sm:gap-2 sm:px-3 sm:py-2 sm:text-sm"
               >
-                <Icon className="size-4" aria-hidden />
-                {label}
+                <Icon className="size-4 shrink-0" aria-hidden />
+                <span className="max-w-full truncate">{label}</span>
               </Tabs.Trigger>
             ))}
           </Tabs.List>

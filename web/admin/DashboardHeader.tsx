@@ -26,8 +26,8 @@ export function DashboardHeader() {
 
   return (
     <header className="sticky top-0 z-40 border-b border-border bg-background/90 backdrop-blur">
-      <div className="mx-auto flex max-w-7xl items-center justify-between gap-4 px-4 py-3 sm:px-6">
-        <div className="flex items-center gap-3">
+      <div className="mx-auto flex max-w-7xl items-center justify-between gap-2 px-4 py-3 sm:gap-4 sm:px-6">
+        <div className="flex min-w-0 items-center gap-3">
           <span className="flex size-10 items-center justify-center rounded-lg bg-primary/15">
             <Clapperboard className="size-5 text-primary" aria-hidden />
           </span>
@@ -36,11 +36,11 @@ export function DashboardHeader() {
             <h1 className="text-sm text-muted">Admin Dashboard</h1>
           </div>
         </div>
-        <div className="flex items-center gap-3">
+        <div className="flex shrink-0 items-center gap-2 sm:gap-3">
           {liveCount > 0 && (
             <span
               role="status"
-              className="flex items-center gap-2 rounded-full border border-red-500/50 bg-red-500/10 px-3 py-1 text-xs font-bold tracking-wide text-red-200"
+              className="flex items-center gap-1.5 rounded-full border border-red-500/50 bg-red-500/10 px-2 py-1 text-[0.6875rem] font-bold tracking-wide whitespace-nowrap text-red-200 sm:gap-2 sm:px-3 sm:text-xs"
             >
               <Radio className="size-4 animate-pulse text-red-400" aria-hidden />
               {liveLabel(liveCount)}

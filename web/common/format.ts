@@ -13,15 +13,22 @@ export function formatDateTime(iso: string | null | undefined): string {
     : date.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 }
 
-/** "{n} thing(s)" written out: 1 question, 2 questions. */
+const pluralRules = new Intl.PluralRules('en-US');
+
+/**
+ * A count with its noun in the right form (Intl.PluralRules, English texts): "1 question",
+ * "2 questions", "0 questions". Never "question(s)".
+ */
 export function plural(count: number, singular: string, pluralForm = `${singular}s`): string {
-  return `${count} ${count === 1 ? singular : pluralForm}`;
+  return `${count} ${pluralRules.select(count) === 'one' ? singular : pluralForm}`;
 }
 
 /** 19:30: a time of day in this browser's local time. */
 export function clockTime(iso: string): string {
-  return new Date(iso).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' });
+  return localClock(new Date(iso));
 }
+
+const localClock = (at: Date) => at.toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' });
 
 /** "Today 19:30", "Tomorrow 14:00", "Sat 28 Nov 19:30" (with the year when not this one), in this browser's local time. */
 export function showingTime(iso: string, today = new Date()): string {
@@ -48,3 +55,17 @@ export function withLocalOffset(datetimeLocal: string): string | null {
   const seconds = datetimeLocal.length === 16 ? ':00' : '';
   return `${datetimeLocal}${seconds}${sign}${pad(offset / 60)}:${pad(offset % 60)}`;
 }
+
+/**
+ * A pre-show copy's title ends in the showing's wall time as "19:30" (DESIGN §13): written here
+ * the way this browser writes times ("7:30 PM" in en-US), like every other time in the admin.
+ */
+export function titleWithLocalTime(title: string): string {
+  const match = /^(.*) (\d{2}):(\d{2})$/.exec(title);
+  if (!match) return title;
+  const at = new Date(2000, 0, 1, Number(match[2]), Number(match[3]));
+  return `${match[1]} ${localClock(at)}`;
+}
+
+/** "Question 3 of 10" (DESIGN §17), on the display and the phone during a question. */
+export const questionNumberText = (n: { number: number; total: number }) => `Question ${n.number} of ${n.total}`;

@@ -10,10 +10,11 @@ import { useDocumentTitle } from '../common/ui/useDocumentTitle';
 import type { ResolvedTheme } from '../common/theme';
 import { DisplayHeader } from './DisplayHeader';
 import { DisplayQuestion } from './DisplayQuestion';
-import { DisplaySlide, StandingsSlide } from './DisplaySlides';
+import { DisplaySlide, StandingsSlide, TitleSlide } from './DisplaySlides';
 import { WinnersSlide } from './WinnersSlide';
 import { Interstitial } from './Interstitial';
 import { displayKeyOf, useJoinLink } from './JoinSlide';
+import { LOBBY_HEADING, Lobby } from './Lobby';
 import { TopPlayersFooter } from './TopPlayersFooter';
 import { cssUrl, liveTheme, themeVariables } from '../common/realtime/themeStyle';
 import { DISPLAY_ROOT_FONT_SIZE } from './displayTheme';
@@ -45,7 +46,11 @@ export function SessionDisplay({ sessionId, displayKey }: { sessionId: string; d
   useScreenSizedRem();
 
   if (info.state === 'not_found' || closed?.code === 4404 || closed?.code === 4410) {
-    return <Notice theme={theme}>Session not found</Notice>;
+    return (
+      <Notice theme={theme} detail="Check the screen's link in the admin dashboard: the session may have been deleted, or the link mistyped.">
+        This game isn't here
+      </Notice>
+    );
   }
   if (info.state === 'error') return <Notice theme={theme}>Could not load the session. Please reload the page.</Notice>;
   if (!session || !live.ready) return <Notice theme={theme}>Loading session...</Notice>;
@@ -56,15 +61,22 @@ export function SessionDisplay({ sessionId, displayKey }: { sessionId: string; d
       <main className="flex min-h-0 flex-1 items-center justify-center px-16 py-8">
         <DisplayBody theme={theme} live={live} session={session} joinUrl={joinUrl} />
       </main>
-      <TopPlayersFooter leaderboard={live.leaderboard} />
+      {/* The lobby has no scores to show yet: the footer waits for the game. */}
+      {live.phase !== 'waiting' && <TopPlayersFooter leaderboard={live.leaderboard} />}
       <ConnectionBadge status={status} />
     </ThemedScreen>
   );
 }
 
 function DisplayBody({ theme, live, session, joinUrl }: { theme: ResolvedTheme; live: LiveState; session: PublicSession; joinUrl: string | null }) {
-  if (live.winners) return <WinnersSlide prize={live.winners.prize} names={live.winners.names} />;
-  if (live.status === 'finished') return <StandingsSlide title="Final Standings" leaderboard={live.leaderboard} />;
+  // Winners never cover a question or its reveal: they wait for the transition (DESIGN §17).
+  const questionOnScreen = live.phase === 'question' || live.phase === 'reveal';
+  if (live.winners && !questionOnScreen) return <WinnersSlide prize={live.winners.prize} names={live.winners.names} />;
+  if (live.status === 'finished') {
+    // Nobody scored (a pre-show nobody played): a goodbye, not an empty table over an empty footer.
+    if (live.leaderboard.length === 0) return <TitleSlide title="Thanks for playing!" subtitle="Enjoy the show" />;
+    return <StandingsSlide title="Final Standings" leaderboard={live.leaderboard} />;
+  }
   if (live.question) {
     return (
       <DisplayQuestion
@@ -73,10 +85,15 @@ function DisplayBody({ theme, live, session, joinUrl }: { theme: ResolvedTheme; 
         correctIndex={live.correctIndex}
         answersIn={live.phase === 'question' ? (live.progress?.answered ?? null) : live.distribution ? live.distribution.reduce((a, b) => a + b, 0) : null}
         distribution={live.correctIndex !== null ? live.distribution : null}
+        questionNumber={live.questionNumber}
       />
     );
   }
-  if (live.slide) return <DisplaySlide slide={live.slide} leaderboard={live.leaderboard} joinUrl={joinUrl} />;
+  if (live.slide) return <DisplaySlide slide={live.slide} leaderboard={live.leaderboard} joinUrl={joinUrl} lobby={live.lobby} />;
+  // Before Start the screen is the way in: the lobby (DESIGN §17).
+  if (live.phase === 'waiting') {
+    return <Lobby heading={LOBBY_HEADING} url={joinUrl} joined={live.lobby?.joined ?? 0} recentNames={live.lobby?.recentNames ?? []} />;
+  }
   // No question and no slide: the transition media, counted by the state, else by the session.
   const count = live.mediaItemCount ?? session.mediaItemsPerTransition;
   return <Interstitial items={rotationItems(live.media, count)} />;
@@ -96,12 +113,13 @@ export function ThemedScreen({ theme, children }: { theme: ResolvedTheme; childr
   );
 }
 
-function Notice({ theme, children }: { theme: ResolvedTheme; children: ReactNode }) {
+function Notice({ theme, children, detail }: { theme: ResolvedTheme; children: ReactNode; detail?: string }) {
   return (
     <ThemedScreen theme={theme}>
-      <p role="status" className="mq-heading flex h-full items-center justify-center text-5xl font-semibold">
-        {children}
-      </p>
+      <div role="status" className="flex h-full flex-col items-center justify-center gap-6 px-24 text-center">
+        <p className="mq-heading text-5xl font-semibold">{children}</p>
+        {detail && <p className="max-w-[60rem] text-3xl opacity-80">{detail}</p>}
+      </div>
     </ThemedScreen>
   );
 }

@@ -2,6 +2,7 @@ import { Check } from 'lucide-react';
 import type { QuestionView } from '../../protocol/index';
 import type { ResolvedTheme } from '../common/theme';
 import { MediaFrame } from '../common/realtime/MediaFrame';
+import { plural, questionNumberText } from '../common/format';
 import { questionTextStyle } from './displayTheme';
 
 export const choiceLetter = (index: number) => String.fromCharCode(65 + index);
@@ -17,11 +18,13 @@ interface Props {
   answersIn: number | null;
   /** At the reveal: the room's answers per choice, drawn as a bar behind each choice. */
   distribution: number[] | null;
+  /** "Question 3 of 10" (DESIGN §17); null when the server did not say. */
+  questionNumber: { number: number; total: number } | null;
 }
 
 /** 'N answers in' (docs/SCREENS.md). */
 export function answersInText(n: number): string {
-  return `${n} ${n === 1 ? 'answer' : 'answers'} in`;
+  return `${plural(n, 'answer')} in`;
 }
 
 /** Share of the room per choice, whole percents (0 when nobody answered). */
@@ -31,12 +34,17 @@ export function splitPercents(distribution: number[]): number[] {
 }
 
 /** The question in large text, its optional media, and the four lettered choices in two columns. */
-export function DisplayQuestion({ theme, question, correctIndex, answersIn, distribution }: Props) {
+export function DisplayQuestion({ theme, question, correctIndex, answersIn, distribution, questionNumber }: Props) {
   const revealed = correctIndex !== null;
   const withMedia = question.media !== null;
   const percents = distribution && splitPercents(distribution);
   return (
     <section className="flex h-full w-full max-w-[90rem] flex-col items-center justify-center gap-6" aria-label="Question" data-testid="display-question">
+      {questionNumber && (
+        <p className="mq-heading shrink-0 rounded-full px-6 py-1.5 text-2xl font-bold tracking-wide" style={{ color: 'var(--mq-on-primary)', backgroundColor: 'var(--mq-primary)' }} data-testid="question-number">
+          {questionNumberText(questionNumber)}
+        </p>
+      )}
       <h2 className="mq-heading shrink-0 text-center leading-tight text-balance" style={questionTextStyle(theme, withMedia ? MEDIA_TEXT_SCALE : 1)}>
         {question.text}
       </h2>

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import type { LeaderboardEntry, SlideView } from '../../protocol/index';
-import { JoinSlide } from './JoinSlide';
+import { Lobby } from './Lobby';
 
 /** Texts of the five slides (SPEC §2 "Slide contents"). */
 export const DEFAULT_JOIN_SLIDE_TEXT = 'Scan to Join!';
@@ -16,9 +16,10 @@ interface Props {
   slide: SlideView;
   leaderboard: LeaderboardEntry[];
   joinUrl: string | null;
+  lobby: { joined: number; recentNames: string[] } | null;
 }
 
-export function DisplaySlide({ slide, leaderboard, joinUrl }: Props) {
+export function DisplaySlide({ slide, leaderboard, joinUrl, lobby }: Props) {
   switch (slide.slideType) {
     case 'intro':
       return <TitleSlide title="Welcome!" subtitle="Get ready for an amazing trivia experience" />;
@@ -29,7 +30,10 @@ export function DisplaySlide({ slide, leaderboard, joinUrl }: Props) {
     case 'leaderboard':
       return <StandingsSlide title="Current Standings" leaderboard={leaderboard} />;
     case 'join':
-      return <JoinSlide text={slide.slideData.text?.trim() || DEFAULT_JOIN_SLIDE_TEXT} url={joinUrl} />;
+      // A join slide is the lobby under the slide's own text (DESIGN §17).
+      return (
+        <Lobby heading={slide.slideData.text?.trim() || DEFAULT_JOIN_SLIDE_TEXT} url={joinUrl} joined={lobby?.joined ?? 0} recentNames={lobby?.recentNames ?? []} />
+      );
   }
 }
 

@@ -48,22 +48,8 @@ export function useJoinLink(sessionId: string, enabled: boolean, displayKey: str
   return url;
 }
 
-export function JoinSlide({ text, url }: { text: string; url: string | null }) {
-  return (
-    <section className="flex h-full w-full flex-col items-center justify-center gap-6 text-center" aria-label="Join" data-testid="display-slide">
-      <h2 className="mq-heading text-6xl font-black" style={{ color: 'var(--mq-primary)' }}>
-        {text}
-      </h2>
-      <div className="rounded-2xl bg-white p-3 shadow-2xl">
-        {url ? <QrCanvas text={url} /> : <div style={{ width: JOIN_QR_SIZE_PX, height: JOIN_QR_SIZE_PX }} aria-hidden />}
-      </div>
-      <p className="text-3xl opacity-90">Point your camera at the QR code to join</p>
-    </section>
-  );
-}
-
 /** Black on white, as every phone camera expects. A drawing failure is only logged (SPEC §8). */
-function QrCanvas({ text }: { text: string }) {
+export function QrCanvas({ text }: { text: string }) {
   const canvasRef = useRef<HTMLCanvasElement>(null);
   useEffect(() => {
     if (!canvasRef.current) return;

@@ -7,6 +7,9 @@ import { usePublicSession } from '../common/realtime/usePublicSession';
 import type { SocketStatus } from '../common/realtime/useSessionSocket';
 import { useDocumentTitle } from '../common/ui/useDocumentTitle';
 import { BetweenQuestions } from './BetweenQuestions';
+import { PhoneAnnouncer } from './PhoneAnnouncer';
+import { PlayerFinished, PlayerWelcome } from './PlayerMoments';
+import { deliveryOf } from './phoneMoments';
 import { PhoneScreen } from './PhoneScreen';
 import { PlayerQuestion } from './PlayerQuestion';
 import { forgetPlayer, loadPlayer } from './playerStorage';
@@ -45,6 +48,8 @@ export default function PlayerGamePage() {
   const inQuestion = live.phase === 'question' && live.question !== null;
   const countdown = useCountdown(inQuestion ? live.endsAt : null, inQuestion ? live.timeRemaining : null, clock.serverNow);
   const session = live.sessionInfo ?? (info.state === 'ready' ? info.session : null);
+  const delivery = deliveryOf(state, status);
+  const mediaItems = rotationItems(live.media, live.mediaItemCount ?? session?.mediaItemsPerTransition ?? PLAYER_DEFAULT_MEDIA_COUNT);
   useDocumentTitle(session?.title ?? 'Live Trivia');
 
   if (!player) return <Redirect to={joinPath} replace />;
@@ -79,21 +84,22 @@ export default function PlayerGamePage() {
           Connecting...
         </p>
       ) : live.status === 'finished' ? (
-        <section className="flex flex-col items-center gap-4 py-16 text-center" data-testid="player-finished">
-          <h1 className="mq-heading text-4xl font-black" style={{ color: 'var(--mq-primary)' }}>
-            Thanks for playing!
-          </h1>
-          <p className="text-xl">Final score: {state.score}</p>
-        </section>
+        <PlayerFinished place={state.place} score={state.score} />
+      ) : live.phase === 'waiting' ? (
+        <>
+          <PlayerWelcome name={player.name} compact={mediaItems.length > 0} />
+          {mediaItems.length > 0 && <BetweenQuestions items={mediaItems} outcome={null} place={null} />}
+        </>
       ) : live.question ? (
-        <PlayerQuestion state={state} onPick={pick} />
+        <PlayerQuestion state={state} delivery={delivery} onPick={pick} />
       ) : (
         <BetweenQuestions
-          items={rotationItems(live.media, live.mediaItemCount ?? session?.mediaItemsPerTransition ?? PLAYER_DEFAULT_MEDIA_COUNT)}
+          items={mediaItems}
           outcome={state.outcome}
           place={state.place}
         />
       )}
+      <PhoneAnnouncer state={state} countdown={inQuestion ? countdown : null} delivery={delivery} />
     </PhoneScreen>
   );
 }

@@ -17,6 +17,7 @@ import {
   type JoinErrors,
 } from './joinForm';
 import { loadPlayer, savePlayer, type StoredPlayer } from './playerStorage';
+import { GameNotFound } from './GameNotFound';
 
 type Access = { state: 'checking' } | { state: 'open' } | { state: 'restricted'; message: string };
 
@@ -42,7 +43,7 @@ export default function PlayerJoinPage() {
   useDocumentTitle(title ? `Join ${title}` : 'Join');
 
   const restrictedMessage = restricted ?? (access.state === 'restricted' ? access.message : null);
-  if (info.state === 'not_found') return <PhoneScreen theme={null}><Centered>Session not found</Centered></PhoneScreen>;
+  if (info.state === 'not_found') return <PhoneScreen theme={null}><GameNotFound /></PhoneScreen>;
   const theme = info.state === 'ready' ? info.session.theme : null;
   if (restrictedMessage !== null) return <PhoneScreen theme={theme}><AccessRestricted message={restrictedMessage} /></PhoneScreen>;
   if (info.state === 'loading' || access.state === 'checking') return <PhoneScreen theme={theme}><Centered>Loading...</Centered></PhoneScreen>;

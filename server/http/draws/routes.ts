@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { runDraw } from '../../draws/draw.js';
+import { WinnersGate } from '../../draws/winners-gate.js';
 import type { RouteModule } from '../context.js';
 import { AppError } from '../errors.js';
 
@@ -28,6 +29,9 @@ const message = z.object({ message: z.string() });
 
 /** The consent-first prize draw of a session (DESIGN §11). */
 export const drawRoutes: RouteModule = (app, { store, lifecycle }) => {
+  const gate = new WinnersGate(store, (sessionId, winners) => lifecycle.emit('winners', sessionId, winners));
+  app.addHook('onClose', async () => gate.close());
+
   async function requireSession(sessionId: string) {
     const session = await store.sessions.get(sessionId);
     if (!session) throw AppError.notFound('Session not found');
@@ -68,16 +72,18 @@ export const drawRoutes: RouteModule = (app, { store, lifecycle }) => {
       schema: {
         tags,
         params: drawParam,
-        description: 'Puts the winners\' names (never emails) on the session\'s displays: { type: "winners", prize, names }.',
-        response: { 200: z.object({ prize: z.string(), names: z.array(z.string()) }), 404: message },
+        description:
+          'Puts the winners\' names (never emails) on the session\'s displays: { type: "winners", prize, names }. ' +
+          'Between questions only: during an open question it answers 202 { queued: true } and shows them when the question closes.',
+        response: { 200: z.object({ prize: z.string(), names: z.array(z.string()) }), 202: z.object({ queued: z.literal(true) }), 404: message },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       await requireSession(request.params.id);
       const [draw] = await store.draws.list(request.params.id, request.params.drawId);
       if (!draw) throw AppError.notFound('Draw not found');
       const shown = { prize: draw.prize, names: draw.winners.map((w) => w.player.name) };
-      lifecycle.emit('winners', request.params.id, shown);
+      if (await gate.show(request.params.id, shown)) return reply.status(202).send({ queued: true as const });
       return shown;
     },
   );

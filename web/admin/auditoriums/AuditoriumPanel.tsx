@@ -132,9 +132,12 @@ function ShowtimeList({ showtimes, loading, hasTemplate, auditoriumId }: { showt
     <ul className="grid gap-1" aria-label="Showtimes">
       {showtimes.map((s) => (
         <li key={s.id} className="flex items-center gap-3 rounded-md border border-border px-3 py-2 text-sm" data-testid="showtime">
-          <span className="w-56 shrink-0 font-mono">{showingTime(s.startsAt)}</span>
-          <span className="min-w-0 flex-1 truncate font-medium">{s.title}</span>
-          <span className={cn('shrink-0 text-xs', s.preShow.state === 'live' ? 'text-green-300' : 'text-muted')}>{preShowText(s, hasTemplate)}</span>
+          {/* On a phone the time, the film and the pre-show wrap onto lines of their own. */}
+          <div className="flex min-w-0 flex-1 flex-wrap items-baseline gap-x-3 gap-y-0.5">
+            <span className="shrink-0 font-mono sm:w-56">{showingTime(s.startsAt)}</span>
+            <span className="min-w-0 flex-1 basis-48 font-medium break-words">{s.title}</span>
+            <span className={cn('text-xs', s.preShow.state === 'live' ? 'text-green-300' : 'text-muted')}>{preShowText(s, hasTemplate)}</span>
+          </div>
           <Button variant="ghost" size="icon" aria-label={`Delete showtime ${s.title}`} onClick={() => remove.mutate(s)} disabled={remove.isPending}>
             <Trash2 aria-hidden />
           </Button>

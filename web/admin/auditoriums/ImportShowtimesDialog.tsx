@@ -1,3 +1,4 @@
+import { plural } from '../../common/format';
 import { useEffect, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { toast } from '../../common/toast';
@@ -24,7 +25,7 @@ export function ImportShowtimesDialog({ open, auditorium, onClose }: { open: boo
     try {
       const done = await postAdminFile<{ imported: number; skipped: number }>(`/api/admin/auditoriums/${auditorium.id}/showtimes/import`, file);
       await queryClient.invalidateQueries({ queryKey: keys.showtimes(auditorium.id) });
-      toast({ title: `${done.imported} showtime(s) imported`, description: done.skipped ? `${done.skipped} already there, skipped` : undefined });
+      toast({ title: `${plural(done.imported, 'showtime')} imported`, description: done.skipped ? `${done.skipped} already there, skipped` : undefined });
       onClose();
     } catch (error) {
       setStep({ kind: 'invalid', failure: importFailure(error) });

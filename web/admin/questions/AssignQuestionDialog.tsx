@@ -77,7 +77,7 @@ export function AssignQuestionDialog({ open, question, onClose }: Props) {
               {assigned.map((s) => (
                 <li key={s.id} className="flex items-center justify-between gap-3 rounded-lg border border-border bg-surface-2 px-3 py-2">
                   <span className="flex min-w-0 items-center gap-2">
-                    <span className="truncate text-sm">{s.title}</span>
+                    <span className="min-w-0 text-sm break-words">{s.title}</span>
                     <StatusBadge status={s.status} />
                   </span>
                   <Button

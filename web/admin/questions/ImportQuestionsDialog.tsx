@@ -1,3 +1,4 @@
+import { plural } from '../../common/format';
 import { useEffect, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { Download } from 'lucide-react';
@@ -46,7 +47,7 @@ export function ImportQuestionsDialog({ open, onClose }: { open: boolean; onClos
     try {
       const done = await postQuestionFile(step.file, false);
       await queryClient.invalidateQueries({ queryKey: keys.questions });
-      toast({ title: `${done.imported} question(s) imported`, description: done.skipped ? `${done.skipped} duplicate(s) skipped` : undefined });
+      toast({ title: `${plural(done.imported, 'question')} imported`, description: done.skipped ? `${plural(done.skipped, 'duplicate')} skipped` : undefined });
       onClose();
     } catch (error) {
       // Someone changed the bank meanwhile, or the server refused after all: show why, store nothing.
@@ -70,7 +71,7 @@ export function ImportQuestionsDialog({ open, onClose }: { open: boolean; onClos
             Cancel
           </Button>
           <Button onClick={confirm} disabled={step.kind !== 'preview' || step.result.imported === 0}>
-            {step.kind === 'importing' ? 'Importing...' : result ? `Import ${result.imported} question(s)` : 'Import'}
+            {step.kind === 'importing' ? 'Importing...' : result ? `Import ${plural(result.imported, 'question')}` : 'Import'}
           </Button>
         </>
       }
@@ -115,6 +116,8 @@ export function ImportErrors({ failure }: { failure: ImportFailure }) {
         {failure.message}
       </p>
       {failure.errors.length > 0 && (
+        // A wide table pans sideways inside the dialog on a phone; the dialog itself keeps its width.
+        <div className="overflow-x-auto" data-scroll-x>
         <table className="w-full text-left text-sm">
           <thead>
             <tr className="text-muted">
@@ -131,6 +134,7 @@ export function ImportErrors({ failure }: { failure: ImportFailure }) {
             ))}
           </tbody>
         </table>
+        </div>
       )}
     </div>
   );
@@ -141,7 +145,7 @@ function ImportPreview({ result }: { result: ImportResult }) {
   return (
     <div className="grid gap-2" data-testid="import-preview">
       <p role="status" className="font-semibold">
-        {result.imported} new question(s), {result.skipped} duplicate(s) skipped
+        {plural(result.imported, 'new question')}, {plural(result.skipped, 'duplicate')} skipped
       </p>
       <ol className="grid gap-1 text-sm">
         {questions.slice(0, PREVIEW_ROWS).map((q, i) => (

@@ -13,7 +13,7 @@ import {
   Trash2,
   Trophy,
 } from 'lucide-react';
-import { formatDate, formatDateTime } from '../../common/format';
+import { formatDate, formatDateTime, titleWithLocalTime } from '../../common/format';
 import { Button } from '../../common/ui/Button';
 import { Card } from '../../common/ui/Card';
 import type { Session } from '../types';
@@ -22,7 +22,7 @@ import { StatusBadge } from './StatusBadge';
 import { useSessionActions } from './useSessionActions';
 import { openDisplay } from './openDisplay';
 
-export type SessionDialogKind = 'edit' | 'delete' | 'restart' | 'qr' | 'screen' | 'questions' | 'theme' | 'draw' | 'results';
+export type SessionDialogKind = 'edit' | 'delete' | 'restart' | 'stop' | 'qr' | 'screen' | 'questions' | 'theme' | 'draw' | 'results';
 
 interface Props {
   session: Session;
@@ -40,7 +40,7 @@ export function SessionCard({ session, auditoriumName, onOpen }: Props) {
   return (
     <Card className="flex flex-col gap-4 p-5" data-testid="session-card" aria-label={`Session ${session.title}`} role="article">
       <div className="flex items-start justify-between gap-3">
-        <h3 className="min-w-0 break-words text-lg font-semibold">{session.title}</h3>
+        <h3 className="min-w-0 break-words text-lg font-semibold">{session.audienceTitle ? titleWithLocalTime(session.title) : session.title}</h3>
         <StatusBadge status={status} />
       </div>
       <dl className="grid gap-1 text-sm text-muted">
@@ -70,7 +70,7 @@ export function SessionCard({ session, auditoriumName, onOpen }: Props) {
           </Button>
         )}
         {live && (
-          <Button size="sm" variant="destructive" disabled={busy} onClick={() => stop.mutate(session)}>
+          <Button size="sm" variant="destructive" disabled={busy} onClick={() => onOpen('stop')}>
             <Square aria-hidden />
             Stop
           </Button>

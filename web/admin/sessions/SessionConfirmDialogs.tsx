@@ -3,6 +3,7 @@ import { keys } from '../queries';
 import type { Session } from '../types';
 import { ConfirmDialog } from '../ui/Dialog';
 import { useAdminMutation } from '../useAdminMutation';
+import { useSessionActions } from './useSessionActions';
 
 interface Props {
   open: boolean;
@@ -52,6 +53,24 @@ export function RestartSessionDialog({ open, session, onClose }: Props) {
       destructive
       pending={restart.isPending}
       onConfirm={() => restart.mutate(session.id)}
+    />
+  );
+}
+
+/** Stop ends the game for the whole room: it asks first (DESIGN §17). */
+export function StopSessionDialog({ open, session, onClose }: Props) {
+  const { stop } = useSessionActions();
+  return (
+    <ConfirmDialog
+      open={open}
+      onOpenChange={(o) => !o && onClose()}
+      title="Stop Session"
+      description="Players will see the final standings."
+      confirmLabel="Stop Session"
+      pendingLabel="Stopping..."
+      destructive
+      pending={stop.isPending}
+      onConfirm={() => stop.mutate(session, { onSuccess: onClose })}
     />
   );
 }

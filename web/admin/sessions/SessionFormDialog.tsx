@@ -134,7 +134,7 @@ export function SessionFormDialog({ open, session, onOpenChange }: Props) {
           <Textarea
             id="session-return-message"
             rows={2}
-            placeholder="Shown to players who try to join from outside the theatre"
+            placeholder="Shown to players who try to join from outside the theater"
             value={values.returnMessage}
             onChange={(e) => set('returnMessage', e.target.value)}
           />

@@ -6,7 +6,7 @@ import type { Session } from '../types';
 import { EmptyState, LoadError, LoadingText, TabHeader } from '../ui/TabHeader';
 import { SessionCard, type SessionDialogKind } from './SessionCard';
 import { SessionFormDialog } from './SessionFormDialog';
-import { DeleteSessionDialog, RestartSessionDialog } from './SessionConfirmDialogs';
+import { DeleteSessionDialog, RestartSessionDialog, StopSessionDialog } from './SessionConfirmDialogs';
 import { QrCodeDialog } from './QrCodeDialog';
 import { ScreenLinkDialog } from '../ui/ScreenLinkDialog';
 import { ManageQuestionsDialog } from './items/ManageQuestionsDialog';
@@ -69,6 +69,7 @@ export function SessionsTab() {
         <>
           <DeleteSessionDialog open={isOpen('delete')} session={dialogSession} onClose={close} />
           <RestartSessionDialog open={isOpen('restart')} session={dialogSession} onClose={close} />
+          <StopSessionDialog open={isOpen('stop')} session={dialogSession} onClose={close} />
           <QrCodeDialog open={isOpen('qr')} session={dialogSession} onClose={close} />
           <ScreenLinkDialog
             open={isOpen('screen')}

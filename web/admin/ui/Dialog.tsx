@@ -32,8 +32,8 @@ export function AppDialog({ open, onOpenChange, title, description, children, fo
       <Dialog.Portal>
         <Dialog.Overlay className={overlayClass} />
         <Dialog.Content className={panelClass(size)}>
-          <div className="flex items-start justify-between gap-4 border-b border-border px-6 py-4">
-            <div className="grid gap-1">
+          <div className="flex items-start justify-between gap-4 border-b border-border px-4 py-4 sm:px-6">
+            <div className="grid min-w-0 gap-1">
               <Dialog.Title className="text-lg font-semibold">{title}</Dialog.Title>
               {description ? (
                 <Dialog.Description className="text-sm text-muted">{description}</Dialog.Description>
@@ -47,8 +47,9 @@ export function AppDialog({ open, onOpenChange, title, description, children, fo
               </Button>
             </Dialog.Close>
           </div>
-          <div className="min-h-0 flex-1 overflow-y-auto px-6 py-4">{children}</div>
-          {footer && <div className="flex justify-end gap-2 border-t border-border px-6 py-4">{footer}</div>}
+          {/* overflow-x-hidden: the body scrolls down only; wide content (a table) brings its own scroller. */}
+          <div className="min-h-0 flex-1 overflow-x-hidden overflow-y-auto px-4 py-4 sm:px-6">{children}</div>
+          {footer && <div className="flex flex-wrap justify-end gap-2 border-t border-border px-4 py-4 sm:px-6">{footer}</div>}
         </Dialog.Content>
       </Dialog.Portal>
     </Dialog.Root>
@@ -74,10 +75,10 @@ export function ConfirmDialog(props: ConfirmDialogProps) {
     <AlertDialog.Root open={open} onOpenChange={onOpenChange}>
       <AlertDialog.Portal>
         <AlertDialog.Overlay className={overlayClass} />
-        <AlertDialog.Content className={cn(panelClass('sm'), 'gap-4 p-6')}>
+        <AlertDialog.Content className={cn(panelClass('sm'), 'gap-4 p-5 sm:p-6')}>
           <AlertDialog.Title className="text-lg font-semibold">{title}</AlertDialog.Title>
           <AlertDialog.Description className="text-sm text-muted">{description}</AlertDialog.Description>
-          <div className="flex justify-end gap-2 pt-2">
+          <div className="flex flex-wrap justify-end gap-2 pt-2">
             <AlertDialog.Cancel asChild>
               <Button variant="outline">Cancel</Button>
             </AlertDialog.Cancel>

@@ -30,7 +30,7 @@ export function SimpleSelect({ id, value, onValueChange, options, placeholder, d
         aria-label={aria['aria-label']}
         className={cn(
           'flex h-10 w-full min-w-0 items-center justify-between gap-2 rounded-md border border-border bg-surface-2 px-3 text-left text-sm',
-          'focus:border-primary focus:outline-none disabled:opacity-50 data-[placeholder]:text-muted',
+          'focus:border-focus focus:outline-none disabled:opacity-50 data-[placeholder]:text-muted',
           className,
         )}
       >

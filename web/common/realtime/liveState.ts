@@ -42,6 +42,10 @@ export interface LiveState {
   progress: { questionId: string; answered: number; players: number } | null;
   /** The room's split per choice [A, B, C, D], known once the question has closed. */
   distribution: number[] | null;
+  /** "Question 3 of 10" while a question is shown; null otherwise. */
+  questionNumber: { number: number; total: number } | null;
+  /** Who joined, for the display's lobby (presence: displays and admins only, never phones). */
+  lobby: { joined: number; recentNames: string[] } | null;
 }
 
 export const INITIAL_LIVE_STATE: LiveState = {
@@ -61,7 +65,21 @@ export const INITIAL_LIVE_STATE: LiveState = {
   winners: null,
   progress: null,
   distribution: null,
+  questionNumber: null,
+  lobby: null,
 };
+
+/**
+ * Phases that put a new item on screen: they take the prize winners off. The reveal, the
+ * transition, a hold and the end keep them, so winners held for a question's end (DESIGN §17)
+ * stay up between questions instead of flashing past.
+ */
+const NEW_ITEM_PHASES: ReadonlySet<GamePhase> = new Set(['question', 'slide', 'media']);
+
+function keepsWinners(state: LiveState, phase: GamePhase, status: SessionStatus): boolean {
+  if (status !== state.status) return false;
+  return phase === state.phase || !NEW_ITEM_PHASES.has(phase);
+}
 
 /** True when this session_state starts a new asking compared with what the screen showed. */
 export function startsNewAsking(previous: LiveState, phase: GamePhase, question: QuestionView | null): boolean {
@@ -91,8 +109,10 @@ export function reduceLive(state: LiveState, message: ServerMessage): LiveState 
         endsAt: message.endsAt,
         timeRemaining: message.timeRemaining,
         sessionInfo: state.sessionInfo,
-        // The game moving on (a new phase) takes the winners off; a repeat of the same phase does not.
-        winners: message.phase === state.phase && message.status === state.status ? state.winners : null,
+        winners: keepsWinners(state, message.phase, message.status) ? state.winners : null,
+        questionNumber:
+          message.questionNumber !== undefined && message.totalQuestions !== undefined ? { number: message.questionNumber, total: message.totalQuestions } : null,
+        lobby: state.lobby,
       };
     }
     case 'session_info':
@@ -107,6 +127,8 @@ export function reduceLive(state: LiveState, message: ServerMessage): LiveState 
     case 'answer_progress':
       if (state.question?.id !== message.questionId) return state;
       return { ...state, progress: { questionId: message.questionId, answered: message.answered, players: message.players } };
+    case 'presence':
+      return { ...state, lobby: { joined: message.joined ?? message.players, recentNames: message.recentNames ?? [] } };
     case 'winners':
       return { ...state, winners: { prize: message.prize, names: message.names } };
     case 'leaderboard_update':

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { AudienceSessionState, MediaView } from '../../../protocol/index';
 import { INITIAL_LIVE_STATE, reduceLive, type LiveState } from './liveState';
-import { audienceState } from './testFixtures';
+import { audienceState, questionView } from './testFixtures';
 import { mediaDurationMs, phoneSource, rotationItems, rotationKey } from './mediaRotation';
 import { ServerClock, secondsUntil } from './serverClock';
 import { PERMANENT_CLOSE_CODES, RECONNECT_MAX_DELAY_MS, RECONNECT_MIN_DELAY_MS, reconnectDelayMs, sessionSocketUrl } from './timings';
@@ -155,6 +155,22 @@ describe('live state (SPEC §4 Display screen)', () => {
     expect(s.winners).not.toBeNull();
     s = reduceLive(s, state({}));
     expect(s.winners).toBeNull();
+  });
+
+  it('keeps winners shown at a question\'s end through the transition, until the next item', () => {
+    const reveal = state({ phase: 'reveal', reveal: { questionId: 'q1', correctIndex: 0, distribution: [1, 0, 0, 0] } });
+    let s = fold(state({}), reveal, { type: 'winners', prize: 'Popcorn', names: ['Ana'] });
+    s = reduceLive(s, state({ phase: 'between', question: null, endsAt: 9000 }));
+    expect(s.winners).toEqual({ prize: 'Popcorn', names: ['Ana'] });
+    s = reduceLive(s, state({ phase: 'question', question: questionView('q2') }));
+    expect(s.winners).toBeNull();
+  });
+
+  it('knows the question number and the lobby from the server', () => {
+    const s = fold(state({ questionNumber: 3, totalQuestions: 10 }), { type: 'presence', players: 2, displays: 1, joined: 4, recentNames: ['Cy', 'Bo'] });
+    expect(s.questionNumber).toEqual({ number: 3, total: 10 });
+    expect(s.lobby).toEqual({ joined: 4, recentNames: ['Cy', 'Bo'] });
+    expect(reduceLive(s, state({ phase: 'between', question: null })).questionNumber).toBeNull();
   });
 
   it('refreshes the leaderboard when one is sent', () => {

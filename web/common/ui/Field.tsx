@@ -3,7 +3,7 @@ import { cn } from './cn';
 
 const fieldClass =
   'w-full rounded-md border border-border bg-surface-2 px-3 text-sm text-foreground placeholder:text-muted ' +
-  'focus:border-primary focus:outline-none disabled:opacity-50';
+  'focus:border-focus focus:outline-none disabled:opacity-50';
 
 export const Input = forwardRef<HTMLInputElement, InputHTMLAttributes<HTMLInputElement>>(function Input(
   { className, ...props },

@@ -3,7 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Monitor, Trophy } from 'lucide-react';
 import type { PrizeDraw } from '../../../../protocol/index';
 import { api } from '../../../common/api';
-import { formatDateTime } from '../../../common/format';
+import { formatDateTime, plural } from '../../../common/format';
 import { Button } from '../../../common/ui/Button';
 import { HelpText, Input, Label } from '../../../common/ui/Field';
 import type { Session } from '../../types';
@@ -28,12 +28,13 @@ export function PrizeDrawDialog({ open, session, onClose }: { open: boolean; ses
   const draw = useAdminMutation<DrawInput, PrizeDraw>({
     mutationFn: (body) => api.post(`/api/admin/sessions/${session.id}/draws`, body),
     invalidate: [drawsKey(session.id)],
-    success: (result) => `${result.winners.length} winner(s) drawn from ${result.eligible} player(s)`,
+    success: (result) => `${plural(result.winners.length, 'winner')} drawn from ${plural(result.eligible, 'player')}`,
     error: 'Failed to draw winners',
   });
-  const show = useAdminMutation<string>({
+  // During a question the server holds the winners for its end (202 { queued: true }, DESIGN §17).
+  const show = useAdminMutation<string, { queued?: boolean }>({
     mutationFn: (drawId) => api.post(`/api/admin/sessions/${session.id}/draws/${drawId}/show`),
-    success: 'Winners shown on the display',
+    success: (result) => (result?.queued ? 'The winners will show when this question ends' : 'Winners shown on the display'),
     error: 'Failed to show the winners',
   });
 
@@ -85,7 +86,7 @@ export function PrizeDrawDialog({ open, session, onClose }: { open: boolean; ses
           <li key={d.id} className="rounded-lg border border-border p-4" data-testid="draw">
             <div className="flex flex-wrap items-center justify-between gap-2">
               <p className="text-sm text-muted">
-                {formatDateTime(d.createdAt)} · by {d.drawnBy} · among {d.eligible} player(s)
+                {formatDateTime(d.createdAt)} · by {d.drawnBy} · among {plural(d.eligible, 'player')}
                 {d.minScore !== null ? ` with at least ${d.minScore} points` : ''}
               </p>
               <Button size="sm" variant="outline" disabled={show.isPending} onClick={() => show.mutate(d.id)}>

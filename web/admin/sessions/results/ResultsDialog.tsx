@@ -98,6 +98,8 @@ function Leaderboard({ entries, onOpen }: { entries: ResultsLeaderboardEntry[]; 
   if (entries.length === 0) return <p className="text-sm text-muted">No answers yet.</p>;
   return (
     <div className="grid gap-3">
+      {/* A wide table pans sideways inside the dialog on a phone; the dialog itself keeps its width. */}
+      <div className="overflow-x-auto" data-scroll-x>
       <table className="w-full text-sm" data-testid="results-leaderboard">
         <thead className="text-left text-muted">
           <tr>
@@ -126,6 +128,7 @@ function Leaderboard({ entries, onOpen }: { entries: ResultsLeaderboardEntry[]; 
           ))}
         </tbody>
       </table>
+      </div>
       {pages > 1 && (
         <div className="flex items-center justify-end gap-2 text-sm">
           <Button size="sm" variant="secondary" disabled={current === 0} onClick={() => setPage(current - 1)} aria-label="Previous page">
@@ -207,6 +210,8 @@ function PlayerAnswers({ sessionId, playerId, onBack }: { sessionId: string; pla
       {answers.isPending && <p className="text-sm text-muted">Loading answers...</p>}
       {answers.data?.answers.length === 0 && <p className="text-sm text-muted">No answers yet.</p>}
       {answers.data && answers.data.answers.length > 0 && (
+        // A wide table pans sideways inside the dialog on a phone; the dialog itself keeps its width.
+        <div className="overflow-x-auto" data-scroll-x>
         <table className="w-full text-sm">
           <thead className="text-left text-muted">
             <tr>
@@ -231,6 +236,7 @@ function PlayerAnswers({ sessionId, playerId, onBack }: { sessionId: string; pla
             ))}
           </tbody>
         </table>
+        </div>
       )}
     </div>
   );

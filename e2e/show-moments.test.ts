@@ -1,0 +1,117 @@
+/**
+ * The show's big moments as the room lives them (DESIGN §17): the lobby on the display before
+ * Start, "You're in" on the phone, "Question n of N", time's up, the right answer after a wrong
+ * pick, the offline wording, the screen reader's announcements and the final place. One phone
+ * at 390×844, one at desktop size; axe stays clean on the phone's moments.
+ */
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LAPTOP } from './support/app.js';
+import { seriousViolations } from './support/ui.js';
+import { joinThroughForm, shot, startGameHarness, type GameHarness } from './game-support.js';
+
+const Q1 = { text: 'Which studio made Spirited Away?', choices: ['Pixar', 'Studio Ghibli', 'DreamWorks', 'Aardman'], correctIndex: 1, points: 100, timeLimitSeconds: 8 };
+const Q2 = { text: 'Who directed Jaws?', choices: ['George Lucas', 'Ridley Scott', 'Steven Spielberg', 'John Carpenter'], correctIndex: 2, points: 100, timeLimitSeconds: 14 };
+
+const text = (page: Page, value: string) => page.getByText(value, { exact: true });
+const answer = (page: Page, choice: string) => page.getByTestId('answer-button').filter({ hasText: choice });
+const announced = (page: Page, value: string) => page.getByTestId('phone-announcer').filter({ hasText: value }).waitFor({ state: 'attached' });
+
+describe('the show as the room lives it', () => {
+  let h: GameHarness;
+  beforeAll(async () => {
+    h = await startGameHarness();
+  });
+  afterAll(async () => {
+    await h?.close();
+  });
+
+  it('lobby, joining, question numbers, time up, the right answer, offline, the final place', { timeout: 120_000 }, async () => {
+    const { id } = await h.api.seedSession({ title: 'Premiere Night', items: [{ question: Q1 }, { question: Q2 }] });
+
+    // The lobby fills the screen before Start: QR, address, count.
+    const display = await h.display(id);
+    const lobby = display.getByTestId('display-lobby');
+    await lobby.waitFor();
+    await text(display, '0 players joined').waitFor();
+    await text(display, 'Be the first to join!').waitFor();
+    await lobby.locator('canvas[data-join-url]').waitFor();
+    const address = await display.getByTestId('lobby-address').innerText();
+    expect(address.replace(/\s+/g, '')).toContain(`${new URL(h.server.baseUrl).host}/player/${id}`);
+
+    // A phone (390×844) joins: "You're in", and the lobby counts in the singular.
+    const ana = await h.phone();
+    await joinThroughForm(ana.page, id, 'Ana', 'ana@example.com');
+    await text(ana.page, "You're in, Ana!").waitFor();
+    await text(display, '1 player joined').waitFor();
+    expect(await display.getByTestId('lobby-names').innerText()).toBe('Ana');
+    expect(await seriousViolations(ana.page)).toEqual([]);
+    await shot(ana.page, 'moment-01-joined');
+
+    // A second player on a desktop browser: the plural, newest name first.
+    const benContext = await h.browser.newContext({ baseURL: h.server.baseUrl, viewport: LAPTOP });
+    const ben = await benContext.newPage();
+    ben.setDefaultTimeout(15_000);
+    await joinThroughForm(ben, id, 'Ben', 'ben@example.com');
+    await text(ben, "You're in, Ben!").waitFor();
+    await text(display, '2 players joined').waitFor();
+    expect((await display.getByTestId('lobby-names').locator('li').allInnerTexts())).toEqual(['Ben', 'Ana']);
+    await shot(display, 'moment-00-lobby');
+
+    // Question 1 of 2 on the display and both phones, and announced to screen readers.
+    await h.api.start(id);
+    await display.getByTestId('question-number').filter({ hasText: 'Question 1 of 2' }).waitFor();
+    for (const page of [ana.page, ben]) await page.getByTestId('player-question-number').filter({ hasText: 'Question 1 of 2' }).waitFor();
+    await announced(ana.page, `Question 1 of 2: ${Q1.text}`);
+    await shot(ana.page, 'moment-02-question');
+
+    // Ana picks wrong; Ben lets the time run out.
+    await answer(ana.page, 'Pixar').click();
+    await text(ana.page, 'Answer locked! Waiting for results...').waitFor();
+    await announced(ana.page, 'Your answer is locked in');
+
+    await text(ben, "Time's up!").waitFor({ timeout: 20_000 });
+    // Time's up: every button is visibly inactive (disabled, dimmed, without colour).
+    // (Polled: the buttons fade to it over their CSS transition.)
+    const otherButtons = () =>
+      ben.getByTestId('answer-button').evaluateAll((buttons, correct) =>
+        buttons
+          .filter((_, i) => i !== correct)
+          .map((b) => ({ disabled: (b as HTMLButtonElement).disabled, opacity: Number(getComputedStyle(b).opacity), filter: getComputedStyle(b).filter })),
+      Q1.correctIndex);
+    await expect.poll(otherButtons, { timeout: 5_000 }).toEqual(Array(3).fill({ disabled: true, opacity: 0.4, filter: 'grayscale(1)' }));
+    await announced(ben, "Result: Time's up!");
+    await shot(ben, 'moment-03-times-up-desktop');
+
+    // After the wrong pick the right choice is marked, by name for screen readers.
+    await text(ana.page, 'Incorrect').waitFor();
+    const mark = ana.page.getByRole('img', { name: 'Correct answer' });
+    await mark.waitFor();
+    expect(await answer(ana.page, 'Studio Ghibli').getByRole('img', { name: 'Correct answer' }).count()).toBe(1);
+    expect(await ana.page.locator('[data-testid="answer-button"][data-result="wrong"]').innerText()).toContain('Pixar');
+    expect(await seriousViolations(ana.page)).toEqual([]);
+    await shot(ana.page, 'moment-04-correct-answer-shown');
+
+    // Question 2: "10 seconds left" is announced; Ana's pick made offline says so honestly.
+    await ana.page.getByTestId('player-question-number').filter({ hasText: 'Question 2 of 2' }).waitFor({ timeout: 20_000 });
+    await display.getByTestId('question-number').filter({ hasText: 'Question 2 of 2' }).waitFor();
+    await ana.context.setOffline(true);
+    await ana.page.getByTestId('connection-note').waitFor();
+    await answer(ana.page, 'Steven Spielberg').click();
+    await text(ana.page, "Saved — it will be sent when you're back online").waitFor();
+    await shot(ana.page, 'moment-05-saved-offline');
+    await ana.context.setOffline(false);
+    await text(ana.page, 'Answer locked! Waiting for results...').waitFor();
+    await announced(ben, '10 seconds left');
+    await answer(ben, 'George Lucas').click();
+
+    // The end: each phone its place among the players.
+    await ana.page.locator('[data-result="correct"]').waitFor({ timeout: 25_000 });
+    await h.api.stop(id);
+    await text(ana.page, 'You finished #1 of 2').waitFor();
+    await text(ben, 'You finished #2 of 2').waitFor();
+    expect(await seriousViolations(ana.page)).toEqual([]);
+    await shot(ana.page, 'moment-06-finished');
+    await benContext.close();
+  });
+});
