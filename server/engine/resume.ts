@@ -54,6 +54,7 @@ export function createEngineState(input: CreateEngineInput): EngineState {
     displays: 0,
     insight: NO_INSIGHT_SENT,
     names: PMap.from(input.scores.map((s) => [s.playerId, s.name])),
+    delays: PMap.empty(),
     standings,
     leaderboard: topOf(standings, scores),
     lastQuestionIndex: 0,

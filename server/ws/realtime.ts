@@ -13,6 +13,7 @@ import { instrumentedRoomStorage, timedBroadcaster } from '../ops/instrument.js'
 import type { Metrics } from '../ops/metrics.js';
 import { DEFAULT_HEARTBEAT, type HeartbeatOptions, startHeartbeat } from './heartbeat.js';
 import { Hub } from './hub.js';
+import { LINK_PROBE_INTERVAL_MS, startLinkProbes } from './link-probe.js';
 import { REHEARSAL_PLAYERS, rehearse } from './rehearsal.js';
 import { SocketServer } from './socket-server.js';
 import { type ClusterNode, type ClusterOptions, startClusterNode } from '../cluster/node.js';
@@ -29,6 +30,8 @@ export interface RealtimeOptions {
   storage?: RoomStorage;
   /** Size of the rehearsal run when a session goes live (rehearsal.ts); 0 skips it. */
   rehearsalPlayers?: number;
+  /** How often each phone's round trip is probed (link-probe.ts); 0 turns the probes off. */
+  linkProbeIntervalMs?: number;
 }
 
 /** Prize winners announced by "Show on display" (the session lifecycle emits them). */
@@ -128,6 +131,7 @@ export async function startRealtime(deps: RealtimeDeps, options: RealtimeOptions
     hub.toSession(sessionId, 'displays', { type: 'winners', prize: winners.prize, names: winners.names });
   events.on('winners', onWinners);
   metrics?.observeRealtime({ socketsByRole: () => hub.countByRole(), liveSessionCount: () => rooms.liveCount });
+  const stopProbes = startLinkProbes(hub, options.linkProbeIntervalMs ?? LINK_PROBE_INTERVAL_MS);
   const stopHeartbeat = startHeartbeat(hub, {
     ...DEFAULT_HEARTBEAT,
     ...options.heartbeat,
@@ -148,6 +152,7 @@ export async function startRealtime(deps: RealtimeDeps, options: RealtimeOptions
       await rehearsal.idle();
       sockets.stopAccepting();
       stopHeartbeat();
+      stopProbes();
       // Rooms first: sockets closing afterwards must not look like players leaving (which could
       // end a question early in the stored game). Live sessions resume on the next start.
       if (cluster) await cluster.close();
