@@ -13,6 +13,7 @@
  * count as present (the hold), never more than MAX_REVEAL_HOLD_MS.
  */
 import type { EngineState } from './types.js';
+import { DROP_GRACE_MS } from './presence.js';
 
 /** The most a phone's measured delay can move its credited time: the bound a modified client gains. */
 export const MAX_ALLOWANCE_MS = 5_000;
@@ -50,8 +51,7 @@ export function revealHoldMs(state: EngineState, nowMs: number): number {
   const { answers } = phase;
   let holdMs = 0;
   for (const [playerId, droppedAtMs] of presence.droppedAtMs.size > 0 ? presence.droppedAtMs.entries() : []) {
-    // Same rule as presence.ts's DROP_GRACE_MS, which the caller's presence has already applied on expiry.
-    if (!answers.has(playerId) && droppedAtMs <= nowMs) return MAX_REVEAL_HOLD_MS;
+    if (!answers.has(playerId) && nowMs - droppedAtMs < DROP_GRACE_MS) return MAX_REVEAL_HOLD_MS;
   }
   if (answers.size >= presence.connections.size && presence.connections.everyKey((p) => answers.has(p))) return 0;
   presence.connections.forEach((_, playerId) => {

@@ -73,6 +73,7 @@ const liveSnapshotSchema = z.object({
   autoRotate: z.boolean(),
   mediaItemCount: z.number().int().nullable(),
   roster: z.array(z.string()).optional(),
+  holdUntilMs: z.number().optional(),
 });
 
 /** Reads a stored snapshot (already JSON-parsed); null when absent or not understood. */
@@ -163,6 +164,7 @@ function rebuildPhase(state: EngineState, live: LiveSnapshot, answers: StoredAns
         startedAtMs,
         endsAtMs,
         nextTickAtMs: nextTickAfter(startedAtMs, nowMs),
+        ...(live.holdUntilMs === undefined ? {} : { holdUntilMs: live.holdUntilMs }),
       };
     }
     case 'slide':

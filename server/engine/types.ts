@@ -172,6 +172,8 @@ export interface LiveSnapshot {
    * the early end until they reconnect or the resume grace ends (presence.ts). Absent in older snapshots.
    */
   roster?: string[];
+  /** A question past its deadline held for answers in flight: when the hold ends (credit.ts). */
+  holdUntilMs?: number;
 }
 
 export interface ScoreWrite {

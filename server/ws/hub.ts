@@ -124,6 +124,12 @@ function pingBehindQuestion(client: Client, nowMs: number): void {
 export class Hub implements Broadcaster {
   private readonly sessions = new Map<string, SessionSockets>();
   private readonly clients = new Map<string, Client>();
+  /** Pings behind each question (link-delay.ts); off where the game runs on a fake clock. */
+  private readonly measureLinks: boolean;
+
+  constructor(options: { measureLinks?: boolean } = {}) {
+    this.measureLinks = options.measureLinks ?? true;
+  }
 
   add(client: Client): void {
     let group = this.sessions.get(client.sessionId);
@@ -182,7 +188,7 @@ export class Hub implements Broadcaster {
   toSession(sessionId: string, target: BroadcastTarget, message: ServerMessage): void {
     if (!this.sessions.has(sessionId)) return;
     this.frameToSession(sessionId, target, encodeMessage(message));
-    if (opensQuestion(message) && (target === 'all' || target === 'audience' || target === 'players')) {
+    if (this.measureLinks && opensQuestion(message) && (target === 'all' || target === 'audience' || target === 'players')) {
       const nowMs = Date.now();
       for (const client of this.sessions.get(sessionId)?.players ?? []) pingBehindQuestion(client, nowMs);
     }
@@ -256,7 +262,7 @@ export class Hub implements Broadcaster {
   /** One message to one socket that may not be registered yet (its first session_state). */
   sendTo(client: Client, message: ServerMessage | Buffer): void {
     send(client, Buffer.isBuffer(message) ? message : encodeMessage(message));
-    if (client.role === 'player' && !Buffer.isBuffer(message) && opensQuestion(message)) pingBehindQuestion(client, Date.now());
+    if (this.measureLinks && client.role === 'player' && !Buffer.isBuffer(message) && opensQuestion(message)) pingBehindQuestion(client, Date.now());
   }
 
   private roleSet(group: SessionSockets, role: ClientRole): Set<Client> {

@@ -63,9 +63,11 @@ export interface Realtime {
 }
 
 export async function startRealtime(deps: RealtimeDeps, options: RealtimeOptions = {}): Promise<Realtime> {
-  const hub = new Hub();
   const { metrics } = deps;
   const clock = options.clock ?? systemClock;
+  // Phones' delays are measured in wall-clock ms (link-delay.ts): meaningless to a game on a test's fake clock.
+  const measureLinks = clock === systemClock;
+  const hub = new Hub({ measureLinks });
   // Rooms (one instance) and the rehearsal read the same storage.
   const storage = options.storage ?? new DbRoomStorage(deps.store);
   const rehearsal = rehearsals(options.rehearsalPlayers ?? REHEARSAL_PLAYERS, storage, deps.log);
@@ -114,6 +116,7 @@ export async function startRealtime(deps: RealtimeDeps, options: RealtimeOptions
     store: deps.store,
     adminAuth: deps.adminAuth,
     log: deps.log,
+    measureLinks,
   });
   const onDeleted = (sessionId: string) => hub.closeSession(sessionId, CLOSE_CODES.sessionGone, 'Session deleted');
   events.on('deleted', onDeleted);
@@ -131,7 +134,7 @@ export async function startRealtime(deps: RealtimeDeps, options: RealtimeOptions
     hub.toSession(sessionId, 'displays', { type: 'winners', prize: winners.prize, names: winners.names });
   events.on('winners', onWinners);
   metrics?.observeRealtime({ socketsByRole: () => hub.countByRole(), liveSessionCount: () => rooms.liveCount });
-  const stopProbes = startLinkProbes(hub, options.linkProbeIntervalMs ?? LINK_PROBE_INTERVAL_MS);
+  const stopProbes = startLinkProbes(hub, measureLinks ? (options.linkProbeIntervalMs ?? LINK_PROBE_INTERVAL_MS) : 0);
   const stopHeartbeat = startHeartbeat(hub, {
     ...DEFAULT_HEARTBEAT,
     ...options.heartbeat,

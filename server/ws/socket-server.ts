@@ -31,6 +31,8 @@ export interface SocketServerDeps extends AuthDeps {
   /** The sessions' games: the local RoomManager, or the cluster's ports (multi-instance mode). */
   rooms: RoomDirectory;
   log: RoomLog;
+  /** Credit answers with each phone's measured delay (link-delay.ts); off on a fake game clock. */
+  measureLinks?: boolean;
 }
 
 /** The players' and screens' WebSocket server (the rehearsal opens its loopback sockets with it too). */
@@ -96,7 +98,8 @@ export class SocketServer {
     const client = newClient(`c${this.nextConnectionId++}`, room.sessionId, role, playerId, ws, Date.now());
     this.sockets.add(ws);
 
-    if (playerId !== null) {
+    const measure = this.deps.measureLinks ?? true;
+    if (playerId !== null && measure) {
       const lastHeardAtMs = this.cutOffs.lastHeard(hub, room.sessionId, playerId);
       if (lastHeardAtMs !== null) client.link.cutOff(client.heardAtMs, lastHeardAtMs);
     }
@@ -104,7 +107,7 @@ export class SocketServer {
     ws.on('pong', (data) => {
       this.heardFrom(client);
       const allowanceMs = client.link.onPong(data, client.heardAtMs);
-      if (allowanceMs !== null && playerId !== null) room.dispatch({ type: 'player_delay', playerId, allowanceMs });
+      if (allowanceMs !== null && playerId !== null && measure) room.dispatch({ type: 'player_delay', playerId, allowanceMs });
     });
     ws.on('error', (err) => log.warn({ err, connectionId: client.id }, 'websocket error'));
     ws.on('close', () => {
@@ -176,7 +179,7 @@ export class SocketServer {
           selectedIndex: message.selectedIndex,
           answerId: message.answerId,
           reactionMs: message.reactionMs,
-          allowanceMs: client.link.allowanceMs(client.heardAtMs, silentSinceMs),
+          allowanceMs: this.deps.measureLinks === false ? undefined : client.link.allowanceMs(client.heardAtMs, silentSinceMs),
         };
         break;
       case 'ping':
