@@ -27,7 +27,7 @@ export default function PlayerGamePage() {
     navigate(joinPath, { replace: true });
   }, [navigate, joinPath]);
   const info = usePublicSession(sessionId);
-  const { state, status, clock, pick } = usePlayerGame(sessionId, player, onRefused);
+  const { state, status, clock, answerStatus, pick } = usePlayerGame(sessionId, player, onRefused);
   const { live } = state;
   const inQuestion = live.phase === 'question' && live.question !== null;
   const countdown = useCountdown(inQuestion ? live.endsAt : null, inQuestion ? live.timeRemaining : null, clock.serverNow);
@@ -68,7 +68,7 @@ export default function PlayerGamePage() {
           <p className="text-xl">Final score: {state.score}</p>
         </section>
       ) : live.question ? (
-        <PlayerQuestion state={state} onPick={pick} />
+        <PlayerQuestion state={state} onPick={pick} answerStatus={answerStatus} />
       ) : (
         <BetweenQuestions
           items={rotationItems(live.media, live.mediaItemCount ?? session?.mediaItemsPerTransition ?? PLAYER_DEFAULT_MEDIA_COUNT)}

@@ -3,6 +3,7 @@ import { MediaFrame } from '../common/realtime/MediaFrame';
 import { phoneSource } from '../common/realtime/mediaRotation';
 import { canPick, outcomeText, type PlayerGameState } from './playerGameState';
 import { PlayerPlace } from './PlayerPlace';
+import { type AnswerStatus, answerStatusText } from './answer-sender';
 
 const letter = (index: number) => String.fromCharCode(65 + index);
 
@@ -10,7 +11,7 @@ const letter = (index: number) => String.fromCharCode(65 + index);
  * The question, its media and four big lettered buttons. One pick locks them all; the pick then
  * waits for its result, which colours it (success or destructive, with an icon) and dims the rest.
  */
-export function PlayerQuestion({ state, onPick }: { state: PlayerGameState; onPick: (index: number) => void }) {
+export function PlayerQuestion({ state, onPick, answerStatus = 'idle' }: { state: PlayerGameState; onPick: (index: number) => void; answerStatus?: AnswerStatus }) {
   const question = state.live.question!;
   const open = canPick(state);
   const { result, selectedIndex, answered } = state;
@@ -56,15 +57,18 @@ export function PlayerQuestion({ state, onPick }: { state: PlayerGameState; onPi
         })}
       </div>
       <p role="status" className="min-h-7 text-center text-lg font-semibold" data-testid="player-status">
-        {statusLine(state, ended)}
+        {statusLine(state, ended, answerStatus)}
       </p>
       {state.result && <PlayerPlace place={state.place} />}
     </section>
   );
 }
 
-function statusLine(state: PlayerGameState, ended: boolean): string {
+function statusLine(state: PlayerGameState, ended: boolean, answerStatus: AnswerStatus): string {
   if (state.result) return outcomeText(state.outcome);
+  // Honest about a pick on its way (DESIGN §14): sending, saved offline, too late.
+  const sending = state.answered ? answerStatusText(answerStatus) : null;
+  if (sending) return sending;
   if (state.answered && !ended) return 'Answer submitted! Waiting for results...';
   if (ended) return outcomeText(state.outcome);
   return '';
