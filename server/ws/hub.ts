@@ -108,17 +108,17 @@ function sendAll(clients: Set<Client>, frame: Buffer): boolean {
 }
 
 /** A state showing an open question: the phone's countdown (and its reaction time) starts with it. */
-function opensQuestion(message: ServerMessage): boolean {
-  return message.type === 'session_state' && message.phase === 'question' && message.question !== null;
+function openQuestionId(message: ServerMessage): string | null {
+  return message.type === 'session_state' && message.phase === 'question' && message.question !== null ? message.question.id : null;
 }
 
 /**
  * A ping right behind the question, on the same stream: its pong cannot return before the
  * question arrived, so its round trip measures that question's way down (link-delay.ts).
  */
-function pingBehindQuestion(client: Client, nowMs: number): void {
+function pingBehindQuestion(client: Client, questionId: string, nowMs: number): void {
   if (client.socket.readyState !== WebSocket.OPEN) return;
-  client.socket.ping(client.link.questionPing(nowMs));
+  client.socket.ping(client.link.questionPing(nowMs, questionId));
 }
 
 export class Hub implements Broadcaster {
@@ -188,9 +188,10 @@ export class Hub implements Broadcaster {
   toSession(sessionId: string, target: BroadcastTarget, message: ServerMessage): void {
     if (!this.sessions.has(sessionId)) return;
     this.frameToSession(sessionId, target, encodeMessage(message));
-    if (this.measureLinks && opensQuestion(message) && (target === 'all' || target === 'audience' || target === 'players')) {
+    const questionId = this.measureLinks ? openQuestionId(message) : null;
+    if (questionId !== null && (target === 'all' || target === 'audience' || target === 'players')) {
       const nowMs = Date.now();
-      for (const client of this.sessions.get(sessionId)?.players ?? []) pingBehindQuestion(client, nowMs);
+      for (const client of this.sessions.get(sessionId)?.players ?? []) pingBehindQuestion(client, questionId, nowMs);
     }
   }
 
@@ -262,7 +263,8 @@ export class Hub implements Broadcaster {
   /** One message to one socket that may not be registered yet (its first session_state). */
   sendTo(client: Client, message: ServerMessage | Buffer): void {
     send(client, Buffer.isBuffer(message) ? message : encodeMessage(message));
-    if (this.measureLinks && client.role === 'player' && !Buffer.isBuffer(message) && opensQuestion(message)) pingBehindQuestion(client, Date.now());
+    const questionId = this.measureLinks && client.role === 'player' && !Buffer.isBuffer(message) ? openQuestionId(message) : null;
+    if (questionId !== null) pingBehindQuestion(client, questionId, Date.now());
   }
 
   private roleSet(group: SessionSockets, role: ClientRole): Set<Client> {

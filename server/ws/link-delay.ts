@@ -11,8 +11,9 @@
  *   from the last word on the old socket to the new one's opening. It applies to the question
  *   open at the reconnect only (the next question's ping clears it).
  *
- * allowance = max(question round trip + worst recent round trip, silence, cut-off): the first
- * term covers the question's way down and the answer's way up. The engine caps it at 5 s.
+ * allowance = question round trip + worst recent round trip + max(silence, cut-off): the round
+ * trips cover the question's way down and the answer's way up, the silence or cut-off the time
+ * the link was stalled or gone in between. The engine caps it at 5 s.
  */
 import { MAX_ALLOWANCE_MS } from '../engine/credit.js';
 
@@ -33,14 +34,17 @@ export class LinkDelay {
   probeSentAtMs: number | null = null;
   lastProbeAtMs = Number.NEGATIVE_INFINITY;
   private cutOffMs = 0;
+  private questionId: string | null = null;
   /** The allowance last reported to the engine. */
   private reportedMs = 0;
 
   /** The payload of a ping sent now behind a question (the pong echoes it). */
-  questionPing(nowMs: number): string {
+  questionPing(nowMs: number, questionId: string): string {
     this.questionPingAtMs = nowMs;
     this.questionRttMs = null;
-    this.cutOffMs = 0;
+    // A cut-off is credited to the question open at the reconnect, not to the next one.
+    if (this.questionId !== null && this.questionId !== questionId) this.cutOffMs = 0;
+    this.questionId = questionId;
     return `${QUESTION_PING}${nowMs}`;
   }
 
@@ -96,8 +100,11 @@ export class LinkDelay {
    * from before this answer (silence counts only while a ping of ours is unanswered).
    */
   allowanceMs(nowMs: number, lastHeardAtMs: number): number {
-    const stalled = this.probeSentAtMs !== null || (this.questionPingAtMs !== null && this.questionRttMs === null);
+    // Stalled: a ping of ours is overdue (out longer than any recent round trip).
+    const worst = this.worstRttMs();
+    const overdue = (sentAtMs: number | null) => sentAtMs !== null && nowMs - sentAtMs > worst;
+    const stalled = overdue(this.probeSentAtMs) || (this.questionRttMs === null && overdue(this.questionPingAtMs));
     const silenceMs = stalled ? Math.max(0, nowMs - lastHeardAtMs) : 0;
-    return Math.min(MAX_ALLOWANCE_MS, Math.max(this.steadyMs(nowMs), silenceMs, this.cutOffMs));
+    return Math.min(MAX_ALLOWANCE_MS, this.steadyMs(nowMs) + Math.max(silenceMs, this.cutOffMs));
   }
 }

@@ -15,7 +15,7 @@
  *
  * Plain class with injected time and transport, so it is tested with fake timers.
  */
-import type { ServerMessage } from '../../protocol/index';
+import type { ServerMessage } from '../../protocol/index.js';
 
 export type AnswerStatus = 'idle' | 'sending' | 'offline' | 'counted' | 'late';
 
