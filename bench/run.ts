@@ -6,11 +6,14 @@
  * .bench/results.json; logs (and profiles with --cpu-prof) go to .bench/.
  * `npm run bench -- restart [2000]`: the reconnect storm after a crash (restart.ts), written to
  * .bench/restart.json.
+ * `npm run bench -- networks [400] [--questions 3] [--client old|new|both]`: phones on four shaped
+ * network profiles (networks.ts), written to .bench/networks.json.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { formatReport } from './report.js';
 import { formatRestart, runRestart } from './restart.js';
+import { NETWORKS_OUT, formatNetworks, runNetworks } from './networks-run.js';
 import { DEFAULT_SCENARIOS, runBench, type Scenario } from './runner.js';
 import { REPO_ROOT } from './targets.js';
 import type { TargetName } from './ipc.js';
@@ -51,6 +54,20 @@ if (process.argv[2] === 'restart') {
   fs.writeFileSync(path.join(outDir, 'restart.json'), JSON.stringify({ startedAt: new Date().toISOString(), result }, null, 2) + '\n');
   console.log(`\n${formatRestart(result)}\n\nWritten to ${path.relative(process.cwd(), path.join(outDir, 'restart.json'))}`);
   process.exit(result.confirmedLost > 0 || result.phonesNotBack > 0 || result.missedTheQuestion > 0 ? 1 : 0);
+}
+if (process.argv[2] === 'networks') {
+  const rest = process.argv.slice(3);
+  const flag = (name: string, fallback: string) => (rest.includes(name) ? rest[rest.indexOf(name) + 1] : fallback);
+  const phones = Number(rest.find((a) => /^\d+$/.test(a) && rest[rest.indexOf(a) - 1] !== '--questions') ?? 400);
+  const questions = Number(flag('--questions', '3'));
+  const kinds = flag('--client', 'both') === 'both' ? (['old', 'new'] as const) : ([flag('--client', 'new')] as ('old' | 'new')[]);
+  console.log(`Marquee bench: networks, ${phones} phones over wifi/lte/weak/basement, ${questions} questions, client ${kinds.join(' then ')}`);
+  const results = [];
+  for (const kind of kinds) results.push(await runNetworks(kind, phones, questions, outDir, (line) => console.log(line)));
+  fs.mkdirSync(outDir, { recursive: true });
+  fs.writeFileSync(NETWORKS_OUT(outDir), JSON.stringify({ startedAt: new Date().toISOString(), results }, null, 2) + '\n');
+  console.log(`\n${formatNetworks(results)}\n\nWritten to ${path.relative(process.cwd(), NETWORKS_OUT(outDir))}`);
+  process.exit(0);
 }
 const args = parseArgs(process.argv.slice(2));
 console.log(`Marquee bench: ${args.scenarios.map((s) => `${s.players}x${s.sessions}`).join(', ')}; ${args.rounds} rounds; ${args.targets.join(' + ')}`);
