@@ -7,6 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import WebSocket from 'ws';
+import { parse } from 'csv-parse/sync';
 import { registerPlayers } from './api.js';
 import { descriptorsFor } from './open-files.js';
 import { BenchPhone, PROFILES, QUESTION_SECONDS, type ClientKind, type ProfileFigures, profileFigures, sleep } from './networks.js';
@@ -43,6 +44,7 @@ export async function runNetworks(client: ClientKind, phones: number, questions:
     const { baseUrl } = server;
     const { token } = await post<{ token: string }>(baseUrl, '/api/admin/login', { username: 'admin', password: ADMIN_PASSWORD });
     const session = await post<{ id: string }>(baseUrl, '/api/admin/sessions', { title: 'Networks bench', autoRotate: true }, token);
+    const questionIds: string[] = [];
     for (let q = 0; q < questions; q++) {
       const question = await post<{ id: string }>(
         baseUrl,
@@ -51,8 +53,10 @@ export async function runNetworks(client: ClientKind, phones: number, questions:
         token,
       );
       await post(baseUrl, `/api/admin/sessions/${session.id}/questions`, { questionId: question.id }, token);
+      questionIds.push(question.id);
     }
-    const registered = await registerPlayers(baseUrl, [session.id], phones, 16, randomBytes(4).toString('hex'));
+    const runTag = randomBytes(4).toString('hex');
+    const registered = await registerPlayers(baseUrl, [session.id], phones, 16, runTag);
     const port = server.port;
     for (const [i, player] of registered.entries()) {
       const link = new ShapedLink(port, PROFILES[i % PROFILES.length]);
@@ -94,6 +98,16 @@ export async function runNetworks(client: ClientKind, phones: number, questions:
     while (questionEnds.size < questions && Date.now() < deadline) await sleep(250);
     await sleep(8_000); // results still on their way to the slow phones
     await post(baseUrl, `/api/admin/sessions/${session.id}/stop`, undefined, token);
+    // What the server counted (its stored answers), not what each phone happened to hear.
+    const csv = await (await fetch(`${baseUrl}/api/admin/sessions/${session.id}/answers.csv`, { headers: { authorization: `Bearer ${token}` } })).text();
+    // The emails registerPlayers gives (api.ts).
+    const phoneByEmail = new Map(crowd.map((phone, i) => [`phone-${runTag}-${i + 1}@bench.example`, phone]));
+    for (const row of parse(csv, { from_line: 2 }) as string[][]) {
+      const [, email, questionText, , , , points] = row;
+      const questionId = questionIds[Number(/(\d+)/.exec(questionText)?.[1] ?? 0) - 1];
+      const asking = phoneByEmail.get(email)?.askings.get(questionId);
+      if (asking) asking.counted = { points: Number(points) };
+    }
     const wasCutOff = (phone: BenchPhone, questionId: string) => cutOffAtEnd.has(`${crowd.indexOf(phone)}#${questionId}`);
     const profiles = PROFILES.map((profile) => profileFigures(profile, crowd.filter((p) => p.profile === profile), questionEnds, wasCutOff));
     return { client, phones, questions, profiles, revealPastDeadlineMs: distribution(revealPast) };

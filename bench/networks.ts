@@ -28,6 +28,8 @@ interface Asking {
   shownAtMs: number;
   endsAt: number;
   tappedAtMs: number | null;
+  /** Filled from the server's stored answers after the run (the phone may have missed its result). */
+  counted?: { points: number };
   /** The tap was made while the phone's own countdown still ran. */
   inTime: boolean;
   reactionMs: number;
@@ -43,6 +45,8 @@ export class BenchPhone {
   private reconnectTimer: NodeJS.Timeout | null = null;
   private stopped = false;
   private readonly retired: WebSocket[] = [];
+  /** First acceptances of a pick that reached the phone after that question's end on the same socket. */
+  acceptedAfterEnd = 0;
 
   constructor(
     private readonly url: string,
@@ -88,7 +92,14 @@ export class BenchPhone {
       this.sender?.socketClosed();
       this.reconnectTimer = setTimeout(() => this.connect(), 500);
     });
-    socket.on('message', (data) => this.onMessage(JSON.parse(data.toString()) as ServerMessage));
+    // Questions this socket has delivered the end of: a first acceptance after it would be an answer taken late.
+    const endedHere = new Set<string>();
+    socket.on('message', (data) => {
+      const message = JSON.parse(data.toString()) as ServerMessage;
+      if (message.type === 'question_end') endedHere.add(message.questionId);
+      if (message.type === 'answer_accepted' && endedHere.has(message.questionId) && !this.askings.get(message.questionId)?.accepted) this.acceptedAfterEnd++;
+      this.onMessage(message);
+    });
   }
 
   private send(message: unknown): boolean {
@@ -178,20 +189,21 @@ export function profileFigures(
   let lostCutOff = 0;
   let acceptedAfterEnd = 0;
   for (const phone of phones) {
+    acceptedAfterEnd += phone.acceptedAfterEnd;
     for (const asking of phone.askings.values()) {
       const endedAt = questionEnds.get(asking.questionId);
       if (endedAt === undefined) continue;
       seen.push(asking.shownAtMs - (asking.endsAt - QUESTION_SECONDS * 1000));
-      if (asking.accepted && asking.points === null) acceptedAfterEnd++;
       if (asking.tappedAtMs === null) continue;
       taps++;
-      if (asking.points === null) {
+      const points = asking.counted?.points ?? null;
+      if (points === null) {
         lost++;
         if (cutOffAtEnd(phone, asking.questionId)) lostCutOff++;
         continue;
       }
       const perfect = pointsForCorrectAnswer(POINTS, QUESTION_SECONDS, asking.reactionMs);
-      deficits.push(Math.max(0, (perfect - asking.points) / perfect) * 100);
+      deficits.push(Math.max(0, (perfect - points) / perfect) * 100);
     }
   }
   return {

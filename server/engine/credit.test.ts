@@ -85,7 +85,7 @@ describe('resends and refusals', () => {
 });
 
 describe('the reveal hold', () => {
-  it('waits past the deadline only as long as a present player’s measured delay, at most 1.5 s', () => {
+  it('waits past the deadline only as long as a present player’s measured delay, at most MAX_REVEAL_HOLD_MS (under 1.5 s)', () => {
     const game = startQuiz();
     game.dispatch({ type: 'player_delay', playerId: 'ann', allowanceMs: 4_000 });
     game.advance(10_000 + MAX_REVEAL_HOLD_MS - 1);

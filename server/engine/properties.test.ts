@@ -306,7 +306,7 @@ class Checker {
     const { phase } = game.state;
     if (phase.kind === 'question') {
       // A deadline never moves, and nothing keeps a question open past it but the reveal's hold,
-      // at most 1.5 s (the wake-up was asked for).
+      // under 1.5 s (the wake-up was asked for).
       const first = this.deadlines.get(phase.asking);
       if (first === undefined) this.deadlines.set(phase.asking, phase.endsAtMs);
       else expect(phase.endsAtMs, `deadline of asking ${phase.asking}`).toBe(first);
