@@ -45,8 +45,12 @@ export class BenchPhone {
   private reconnectTimer: NodeJS.Timeout | null = null;
   private stopped = false;
   private readonly retired: WebSocket[] = [];
-  /** First acceptances of a pick that reached the phone after that question's end on the same socket. */
-  acceptedAfterEnd = 0;
+  /**
+   * Questions whose first acceptance reached the phone after that question's end on the same
+   * socket. Either a resend's repeat of an acceptance the phone missed (fine) or an answer taken
+   * after question_end: the figures count those the server did not store (profileFigures).
+   */
+  readonly acceptedAfterEnd = new Set<string>();
 
   constructor(
     private readonly url: string,
@@ -97,7 +101,7 @@ export class BenchPhone {
     socket.on('message', (data) => {
       const message = JSON.parse(data.toString()) as ServerMessage;
       if (message.type === 'question_end') endedHere.add(message.questionId);
-      if (message.type === 'answer_accepted' && endedHere.has(message.questionId) && !this.askings.get(message.questionId)?.accepted) this.acceptedAfterEnd++;
+      if (message.type === 'answer_accepted' && endedHere.has(message.questionId) && !this.askings.get(message.questionId)?.accepted) this.acceptedAfterEnd.add(message.questionId);
       this.onMessage(message);
     });
   }
@@ -189,11 +193,11 @@ export function profileFigures(
   let lostCutOff = 0;
   let acceptedAfterEnd = 0;
   for (const phone of phones) {
-    acceptedAfterEnd += phone.acceptedAfterEnd;
     for (const asking of phone.askings.values()) {
       const endedAt = questionEnds.get(asking.questionId);
       if (endedAt === undefined) continue;
       seen.push(asking.shownAtMs - (asking.endsAt - QUESTION_SECONDS * 1000));
+      if (phone.acceptedAfterEnd.has(asking.questionId) && !asking.counted) acceptedAfterEnd++;
       if (asking.tappedAtMs === null) continue;
       taps++;
       const points = asking.counted?.points ?? null;

@@ -12,7 +12,7 @@ import { AnswerSender, type AnswerStatus } from '../../web/player/answer-sender.
 import { pointsForCorrectAnswer } from '../engine/index.js';
 import { TestApi } from '../testing/api.js';
 import { startTestServer, type TestServer } from '../testing/server.js';
-import { ShapingProxy } from '../testing/shaping-proxy.js';
+import { ShapedLink } from '../testing/shaped-link.js';
 import { type Game, createGame } from './test-setup.js';
 
 const ONE_WAY_MS = 300;
@@ -87,7 +87,8 @@ class ShapedPhone {
 
 describe('a phone on a weak link that loses signal as it taps', () => {
   let server: TestServer;
-  let proxy: ShapingProxy;
+  let proxy: ShapedLink;
+  let proxyPort: number;
   let game: Game;
 
   beforeAll(async () => {
@@ -98,7 +99,8 @@ describe('a phone on a weak link that loses signal as it taps', () => {
     await api.login();
     game = await createGame(server, api, { items: [{ question: { text: 'Which year?', correctIndex: 1, points: 100, timeLimitSeconds: 10 } }], players: 1 });
     const port = Number(new URL(server.baseUrl).port);
-    proxy = await ShapingProxy.start(port, ONE_WAY_MS);
+    proxy = new ShapedLink(port, { name: 'weak link', oneWayMs: ONE_WAY_MS, jitterMs: 0, loss: 0, signalLossMs: OUTAGE_MS });
+    proxyPort = await proxy.listen();
   });
   afterAll(async () => {
     await proxy?.close();
@@ -108,7 +110,7 @@ describe('a phone on a weak link that loses signal as it taps', () => {
   it('notices the silent socket, reconnects, resends, and is credited its true reaction time', async () => {
     const [p] = game.players;
     const query = new URLSearchParams({ type: 'player', sessionId: game.sessionId, playerId: p.id, playerToken: p.playerToken });
-    const phone = new ShapedPhone(`ws://127.0.0.1:${proxy.port}/ws?${query}`);
+    const phone = new ShapedPhone(`ws://127.0.0.1:${proxyPort}/ws?${query}`);
     try {
       phone.connect();
       await phone.waitFor((m): m is ServerMessage => m.type === 'session_state');
