@@ -49,7 +49,7 @@ describe('reconnecting phones and display', () => {
     await ana.context.setOffline(true);
     await ana.page.getByTestId('connection-note').getByText(/offline/).waitFor();
     await ana.page.getByTestId('answer-button').filter({ hasText: 'Studio Ghibli' }).click();
-    await text(ana.page, 'Answer submitted! Waiting for results...').waitFor();
+    await text(ana.page, "Saved — it will be sent when you're back online").waitFor();
     expect(await ana.page.getByTestId('answer-button').evaluateAll((b) => b.every((x) => (x as HTMLButtonElement).disabled))).toBe(true);
     await shot(ana.page, 'phone-offline-pick');
     await ana.page.waitForTimeout(1500);
@@ -67,6 +67,7 @@ describe('reconnecting phones and display', () => {
     await ana.page.getByTestId('connection-note').waitFor({ state: 'detached' });
     await display.getByTestId('connection-badge').waitFor({ state: 'detached' });
     await expect.poll(submissions, { timeout: 5000 }).toBe(1);
+    await text(ana.page, 'Answer submitted! Waiting for results...').waitFor();
     await ana.page.waitForTimeout(1500);
     expect(submissions()).toBe(1);
 
