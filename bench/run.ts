@@ -13,6 +13,8 @@
  * over it), with idle CPU measured once everyone is connected (docs/PERFORMANCE.md).
  * `npm run bench -- cluster-idle [100,1000]`: Redis commands per second with that many idle live
  * sessions over three instances (cluster-idle.ts), written to .bench/cluster-idle.json.
+ * `npm run bench -- networks [400] [--questions 3] [--client old|new|both]`: phones on four shaped
+ * network profiles (networks.ts), written to .bench/networks.json.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -21,6 +23,7 @@ import { formatRestart, runRestart } from './restart.js';
 import { FLOOD_OUTPUT, formatFlood, runFlood } from './flood.js';
 import { formatClusterIdle, runClusterIdle } from './cluster-idle.js';
 import { DEFAULT_SCENARIOS, MANY_IDLE_MS, MANY_SCENARIO, runBench, type Scenario } from './runner.js';
+import { NETWORKS_OUT, formatNetworks, runNetworks } from './networks-run.js';
 import { REPO_ROOT } from './targets.js';
 import type { TargetName } from './ipc.js';
 
@@ -97,6 +100,20 @@ if (process.argv[2] === 'cluster-idle') {
   fs.mkdirSync(outDir, { recursive: true });
   fs.writeFileSync(path.join(outDir, 'cluster-idle.json'), JSON.stringify({ startedAt: new Date().toISOString(), results }, null, 2) + '\n');
   console.log(`\n${formatClusterIdle(results)}`);
+  process.exit(0);
+}
+if (process.argv[2] === 'networks') {
+  const rest = process.argv.slice(3);
+  const flag = (name: string, fallback: string) => (rest.includes(name) ? rest[rest.indexOf(name) + 1] : fallback);
+  const phones = Number(rest.find((a) => /^\d+$/.test(a) && rest[rest.indexOf(a) - 1] !== '--questions') ?? 400);
+  const questions = Number(flag('--questions', '3'));
+  const kinds = flag('--client', 'both') === 'both' ? (['old', 'new'] as const) : ([flag('--client', 'new')] as ('old' | 'new')[]);
+  console.log(`Marquee bench: networks, ${phones} phones over wifi/lte/weak/basement, ${questions} questions, client ${kinds.join(' then ')}`);
+  const results = [];
+  for (const kind of kinds) results.push(await runNetworks(kind, phones, questions, outDir, (line) => console.log(line)));
+  fs.mkdirSync(outDir, { recursive: true });
+  fs.writeFileSync(NETWORKS_OUT(outDir), JSON.stringify({ startedAt: new Date().toISOString(), results }, null, 2) + '\n');
+  console.log(`\n${formatNetworks(results)}\n\nWritten to ${path.relative(process.cwd(), NETWORKS_OUT(outDir))}`);
   process.exit(0);
 }
 const args = parseArgs(process.argv.slice(2));

@@ -80,7 +80,7 @@ describe('a whole game on the display and three phones', () => {
     await ana.page.getByTestId('player-countdown').waitFor();
     await shot(ana.page, 'phone-03-question');
     await answer(ana.page, 'Wings').click();
-    await text(ana.page, 'Answer locked! Waiting for results...').waitFor();
+    await text(ana.page, 'Answer submitted! Waiting for results...').waitFor();
     expect(await ana.page.getByTestId('answer-button').evaluateAll((b) => b.every((x) => (x as HTMLButtonElement).disabled))).toBe(true);
     await shot(ana.page, 'phone-04-locked');
     await ana.page.getByTestId('answer-button').first().click({ force: true }); // a second tap changes nothing

@@ -68,13 +68,14 @@ describe('reconnecting phones and display', () => {
     await ana.page.getByTestId('connection-note').waitFor({ state: 'detached' });
     await display.getByTestId('connection-badge').waitFor({ state: 'detached' });
     await expect.poll(submissions, { timeout: 5000 }).toBe(1);
+    await text(ana.page, 'Answer submitted! Waiting for results...').waitFor();
     await ana.page.waitForTimeout(1500);
     expect(submissions()).toBe(1);
 
     // A reload mid-question: the server's state restores the lock and the pick, nothing is resent.
     await ana.page.reload();
     await text(ana.page, QUESTION.text).waitFor();
-    await text(ana.page, 'Answer locked! Waiting for results...').waitFor();
+    await text(ana.page, 'Answer submitted! Waiting for results...').waitFor();
     const chosen = ana.page.locator('[data-testid="answer-button"][data-chosen]');
     expect(await chosen.innerText()).toContain('Studio Ghibli');
     expect(await ana.page.getByTestId('answer-button').evaluateAll((b) => b.every((x) => (x as HTMLButtonElement).disabled))).toBe(true);

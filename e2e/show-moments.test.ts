@@ -67,7 +67,7 @@ describe('the show as the room lives it', () => {
 
     // Ana picks wrong; Ben lets the time run out.
     await answer(ana.page, 'Pixar').click();
-    await text(ana.page, 'Answer locked! Waiting for results...').waitFor();
+    await text(ana.page, 'Answer submitted! Waiting for results...').waitFor();
     await announced(ana.page, 'Your answer is locked in');
 
     await text(ben, "Time's up!").waitFor({ timeout: 20_000 });
@@ -101,7 +101,7 @@ describe('the show as the room lives it', () => {
     await text(ana.page, "Saved — it will be sent when you're back online").waitFor();
     await shot(ana.page, 'moment-05-saved-offline');
     await ana.context.setOffline(false);
-    await text(ana.page, 'Answer locked! Waiting for results...').waitFor();
+    await text(ana.page, 'Answer submitted! Waiting for results...').waitFor();
     await announced(ben, '10 seconds left');
     await answer(ben, 'George Lucas').click();
 

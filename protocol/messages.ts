@@ -156,12 +156,25 @@ export interface AnswerAcceptedMessage {
   type: 'answer_accepted';
   questionId: string;
   selectedIndex: number;
+  /** The phone's id for the pick (DESIGN §14); absent when the phone sent none (older clients). */
+  answerId?: string;
 }
 
 export interface ErrorMessage {
   type: 'error';
   code: ErrorCode;
   message: string;
+  /** On answer-related errors: which question and which pick were refused (DESIGN §14). */
+  questionId?: string;
+  answerId?: string;
+}
+
+/** Reply to a client's `ping`: the phone measures its round trip and the server's clock with it. */
+export interface PongMessage {
+  type: 'pong';
+  /** The client's `ping.id`, echoed. */
+  id: number;
+  serverTime: number;
 }
 
 export type SessionStateMessage = AudienceSessionState | PlayerSessionState | AdminSessionState;
@@ -206,13 +219,22 @@ export type ServerMessage =
   | AnswerAcceptedMessage
   | AnswerProgressMessage
   | PresenceMessage
+  | PongMessage
   | ErrorMessage;
 
 export type ServerMessageType = ServerMessage['type'];
 
-export function errorMessage(code: ErrorCode, message: string): ErrorMessage {
-  return { type: 'error', code, message };
+export function errorMessage(code: ErrorCode, message: string, about?: { questionId: string; answerId?: string }): ErrorMessage {
+  if (!about) return { type: 'error', code, message };
+  return about.answerId === undefined
+    ? { type: 'error', code, message, questionId: about.questionId }
+    : { type: 'error', code, message, questionId: about.questionId, answerId: about.answerId };
 }
+
+/** A pick's id: long enough for a random UUID, short enough to stay well under the frame bound. */
+export const MAX_ANSWER_ID_LENGTH = 64;
+/** A reaction longer than this is no reaction to a question (the longest time limit is far below). */
+export const MAX_REACTION_MS = 3_600_000;
 
 // ---------------------------------------------------------------------------------------------
 // Client → server
@@ -225,6 +247,20 @@ export const submitAnswerSchema = z.object({
     .int('selectedIndex must be a whole number from 0 to 3')
     .min(0, 'selectedIndex must be from 0 to 3')
     .max(3, 'selectedIndex must be from 0 to 3'),
+  // DESIGN §14: optional on the wire (older clients), always sent by ours.
+  answerId: z.string().min(1, 'answerId must not be empty').max(MAX_ANSWER_ID_LENGTH, `answerId must be at most ${MAX_ANSWER_ID_LENGTH} characters`).optional(),
+  reactionMs: z
+    .number({ error: 'reactionMs must be a number of milliseconds' })
+    .int('reactionMs must be whole milliseconds')
+    .min(0, 'reactionMs must not be negative')
+    .max(MAX_REACTION_MS, `reactionMs must be at most ${MAX_REACTION_MS}`)
+    .optional(),
+});
+
+/** A phone measures its round trip (and the server's clock) with this; any role may send it. */
+export const pingSchema = z.object({
+  type: z.literal('ping'),
+  id: z.number({ error: 'id must be a number' }).int('id must be a whole number').min(0).max(Number.MAX_SAFE_INTEGER),
 });
 
 export const adminNextQuestionSchema = z.object({ type: z.literal('admin_next_question') });
@@ -239,12 +275,14 @@ export const clientMessageSchema = z.discriminatedUnion('type', [
   adminNextQuestionSchema,
   adminPauseSchema,
   adminToggleAutorotateSchema,
+  pingSchema,
 ]);
 
 export type SubmitAnswerMessage = z.infer<typeof submitAnswerSchema>;
 export type AdminNextQuestionMessage = z.infer<typeof adminNextQuestionSchema>;
 export type AdminPauseMessage = z.infer<typeof adminPauseSchema>;
 export type AdminToggleAutorotateMessage = z.infer<typeof adminToggleAutorotateSchema>;
+export type PingMessage = z.infer<typeof pingSchema>;
 export type ClientMessage = z.infer<typeof clientMessageSchema>;
 export type ClientMessageType = ClientMessage['type'];
 
@@ -254,4 +292,5 @@ export const MESSAGE_ROLES: Record<ClientMessageType, readonly ClientRole[]> = {
   admin_next_question: ['admin'],
   admin_pause: ['admin'],
   admin_toggle_autorotate: ['admin'],
+  ping: ['admin', 'display', 'player'],
 };

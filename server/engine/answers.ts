@@ -1,11 +1,12 @@
 /**
- * Answers and presence. An answer is checked, scored on arrival (the server's arrival time is
- * what counts), confirmed to the phone only once the runner has committed it (a restart cannot
+ * Answers and presence. An answer is checked, scored on arrival (the phone's reaction time,
+ * believed within what the server measured of its delay: credit.ts), confirmed to the phone only once the runner has committed it (a restart cannot
  * lose a confirmed answer), and applied to the totals when the
  * question closes. A question closes early once every player who counts as present (presence.ts)
  * has answered.
  */
-import { ERROR_CODES, type ErrorCode, LOBBY_RECENT_NAMES, errorMessage } from '../../protocol/index.js';
+import { type AnswerAcceptedMessage, ERROR_CODES, type ErrorCode, LOBBY_RECENT_NAMES, errorMessage } from '../../protocol/index.js';
+import { boundedAllowanceMs, creditedElapsedMs } from './credit.js';
 import type { AnswerRecord, EngineEvent, EngineState } from './types.js';
 import { closeQuestion, type Out } from './phases.js';
 import { pointsForCorrectAnswer } from './scoring.js';
@@ -14,41 +15,64 @@ import { shownQuestion } from './views.js';
 
 type SubmitAnswer = Extract<EngineEvent, { type: 'submit_answer' }>;
 
-function reject(out: Out, connectionId: string, code: ErrorCode, message: string): void {
-  out.push({ kind: 'reply', connectionId, message: errorMessage(code, message) });
+function reject(out: Out, event: SubmitAnswer, code: ErrorCode, message: string): void {
+  const about = { questionId: event.questionId, answerId: event.answerId };
+  out.push({ kind: 'reply', connectionId: event.connectionId, message: errorMessage(code, message, about) });
+}
+
+function acceptance(questionId: string, selectedIndex: number, answerId: string | undefined): AnswerAcceptedMessage {
+  return answerId === undefined ? { type: 'answer_accepted', questionId, selectedIndex } : { type: 'answer_accepted', questionId, selectedIndex, answerId };
+}
+
+/**
+ * A second submission of the same pick (the phone resent it after a silent socket or a
+ * reconnect): the same acceptance, never an error. Same pick = same answerId; an answer resumed
+ * from storage carries none, so there the same choice counts as the same pick.
+ */
+function isResend(answer: AnswerRecord, event: SubmitAnswer): boolean {
+  if (event.answerId === undefined) return false;
+  return answer.answerId === undefined ? answer.selectedIndex === event.selectedIndex : answer.answerId === event.answerId;
 }
 
 export function submitAnswer(state: EngineState, event: SubmitAnswer, nowMs: number, out: Out): EngineState {
-  const { connectionId, playerId, questionId, selectedIndex } = event;
+  const { playerId, questionId, selectedIndex } = event;
   if (state.status !== 'live') {
-    reject(out, connectionId, ERROR_CODES.notLive, 'The game is not running');
+    reject(out, event, ERROR_CODES.notLive, 'The game is not running');
     return state;
   }
   if (!Number.isInteger(selectedIndex) || selectedIndex < 0 || selectedIndex > 3) {
-    reject(out, connectionId, ERROR_CODES.invalidChoice, 'selectedIndex must be 0, 1, 2 or 3');
+    reject(out, event, ERROR_CODES.invalidChoice, 'selectedIndex must be 0, 1, 2 or 3');
     return state;
   }
   const question = shownQuestion(state);
   const { phase } = state;
   if (!question || (phase.kind !== 'question' && phase.kind !== 'reveal')) {
-    reject(out, connectionId, ERROR_CODES.noQuestion, 'No question is open right now');
+    reject(out, event, ERROR_CODES.noQuestion, 'No question is open right now');
     return state;
   }
   if (questionId !== question.id) {
-    reject(out, connectionId, ERROR_CODES.wrongQuestion, 'That question is not the current one');
+    reject(out, event, ERROR_CODES.wrongQuestion, 'That question is not the current one');
     return state;
   }
-  if (phase.answers.has(playerId)) {
-    reject(out, connectionId, ERROR_CODES.duplicateAnswer, 'You have already answered this question');
+  const earlier = phase.answers.get(playerId);
+  if (earlier) {
+    if (isResend(earlier, event)) {
+      // Only to the asking socket: the player's other sockets had theirs.
+      out.push({ kind: 'reply', connectionId: event.connectionId, message: acceptance(questionId, earlier.selectedIndex, event.answerId) });
+    } else {
+      reject(out, event, ERROR_CODES.duplicateAnswer, 'You have already answered this question');
+    }
     return state;
   }
-  // An answer arriving exactly at the deadline still counts (for half the points).
-  if (phase.kind === 'reveal' || nowMs > phase.endsAtMs) {
-    reject(out, connectionId, ERROR_CODES.lateAnswer, "Time's up: this question has closed");
+  const limitMs = question.timeLimitSeconds * 1000;
+  const elapsedMs = creditedElapsedMs(nowMs - phase.startedAtMs, event.reactionMs, event.allowanceMs);
+  // Counts when the credited time is within the limit and the question has not closed: past the
+  // deadline only during the reveal's hold. One arriving exactly at the deadline counts (half the points).
+  if (phase.kind === 'reveal' || (nowMs > phase.endsAtMs && elapsedMs > limitMs)) {
+    reject(out, event, ERROR_CODES.lateAnswer, "Time's up: this question has closed");
     return state;
   }
 
-  const elapsedMs = nowMs - phase.startedAtMs;
   const isCorrect = selectedIndex === question.correctIndex;
   const answer: AnswerRecord = {
     questionId,
@@ -58,11 +82,19 @@ export function submitAnswer(state: EngineState, event: SubmitAnswer, nowMs: num
     elapsedMs,
     answeredAtMs: nowMs,
   };
+  if (event.answerId !== undefined) answer.answerId = event.answerId;
   out.push({ kind: 'saveAnswer', sessionId: state.program.sessionId, playerId, asking: phase.asking, answer });
-  out.push({ kind: 'send', playerId, message: { type: 'answer_accepted', questionId, selectedIndex } });
+  out.push({ kind: 'send', playerId, message: acceptance(questionId, selectedIndex, event.answerId) });
 
-  const next: EngineState = { ...state, phase: { ...phase, answers: phase.answers.set(playerId, answer) } };
+  const delays = event.allowanceMs === undefined ? state.delays : state.delays.set(playerId, boundedAllowanceMs(event.allowanceMs));
+  const next: EngineState = { ...state, delays, phase: { ...phase, answers: phase.answers.set(playerId, answer) } };
   return everyoneAnswered(next, nowMs) ? closeQuestion(next, nowMs, out) : next;
+}
+
+/** The transport's latest measure of a player's delay: it sizes the reveal's hold. */
+export function playerDelay(state: EngineState, playerId: string, allowanceMs: number): EngineState {
+  const bounded = boundedAllowanceMs(allowanceMs);
+  return state.delays.get(playerId) === bounded ? state : { ...state, delays: state.delays.set(playerId, bounded) };
 }
 
 export function playerConnected(state: EngineState, playerId: string, name: string): EngineState {

@@ -13,6 +13,7 @@ import type { EngineState, Effect, Phase } from './types.js';
 import { PMap } from './pmap.js';
 import { adoptPendingProgram } from './program.js';
 import { presenceWakeAt } from './presence.js';
+import { revealHoldMs } from './credit.js';
 import { applyAnswers } from './scoring.js';
 import { distributionOf, finalProgress, placeOf, progressMessage } from './insight.js';
 import { ranksOf, rerank, topOf } from './standings.js';
@@ -215,7 +216,7 @@ export function wakeAtOf(state: EngineState): number | null {
 export function nextWakeAt(phase: Phase): number | null {
   switch (phase.kind) {
     case 'question':
-      return Math.min(phase.nextTickAtMs, phase.endsAtMs);
+      return phase.holdUntilMs ?? Math.min(phase.nextTickAtMs, phase.endsAtMs);
     case 'reveal':
     case 'between':
     case 'slide':
@@ -252,6 +253,15 @@ export function runDueTimers(state: EngineState, nowMs: number, out: Out): Engin
       });
       current = { ...current, phase: { ...phase, nextTickAtMs: nextTickAfter(phase.startedAtMs, nowMs) } };
       continue;
+    }
+    if (phase.kind === 'question' && phase.holdUntilMs === undefined) {
+      // The deadline: the reveal may wait a little for answers still on their way (credit.ts).
+      const holdMs = revealHoldMs(current, nowMs);
+      const holdUntilMs = phase.endsAtMs + holdMs;
+      if (holdUntilMs > nowMs) {
+        current = { ...current, phase: { ...phase, holdUntilMs } };
+        continue;
+      }
     }
     current = endPhase(current, nowMs, out);
   }

@@ -11,6 +11,7 @@
  * prints the shrunk command list and its seed; replay it with `fc.assert(..., { seed, path })`.
  */
 import fc from 'fast-check';
+import { MAX_ALLOWANCE_MS, MAX_REVEAL_HOLD_MS } from './credit.js';
 import { describe, expect, it } from 'vitest';
 import type { ServerMessage } from '../../protocol/index.js';
 import { FakeRunner, makeMedia, makeMediaBlock, makeProgram, makeQuestion, makeSlide } from './testkit.js';
@@ -55,7 +56,8 @@ const edit: fc.Arbitrary<Edit> = fc.oneof(
 type Command =
   | { c: 'connect'; player: number }
   | { c: 'drop'; player: number }
-  | { c: 'answer'; player: number; choice: number; otherQuestion: boolean }
+  | { c: 'answer'; player: number; choice: number; otherQuestion: boolean; answerId: string | null; reactionMs: number | null; allowanceMs: number | null }
+  | { c: 'delay'; player: number; allowanceMs: number }
   | { c: 'advance'; ms: number }
   | { c: 'early_timer' }
   | { c: 'next' }
@@ -78,8 +80,13 @@ const command: fc.Arbitrary<Command> = fc.oneof(
       // Mostly valid choices; sometimes what a tampered client might send.
       choice: fc.oneof({ weight: 9, arbitrary: fc.integer({ min: 0, max: 3 }) }, { weight: 1, arbitrary: fc.constantFrom(-1, 4, 1.5, Number.NaN) }),
       otherQuestion: fc.integer({ min: 0, max: 9 }).map((n) => n === 0),
+      // DESIGN §14: a pick's id (resends repeat it) and a reaction time, honest or not, within a measured allowance.
+      answerId: fc.option(fc.constantFrom('pick-1', 'pick-2')),
+      reactionMs: fc.option(fc.integer({ min: 0, max: 50_000 })),
+      allowanceMs: fc.option(fc.integer({ min: 0, max: 8_000 })),
     }),
   },
+  { weight: 1, arbitrary: fc.record({ c: fc.constant('delay' as const), player, allowanceMs: fc.integer({ min: 0, max: 8_000 }) }) },
   { weight: 6, arbitrary: fc.record({ c: fc.constant('advance' as const), ms: fc.oneof(fc.integer({ min: 0, max: 2_500 }), fc.integer({ min: 2_500, max: 45_000 })) }) },
   { weight: 1, arbitrary: fc.constant({ c: 'early_timer' as const }) },
   { weight: 2, arbitrary: fc.constant({ c: 'next' as const }) },
@@ -205,6 +212,8 @@ function resumeFrom(program: Program, stored: Stored, crashed: FakeRunner): Fake
   for (const [playerId, sockets] of crashed.state.presence.connections.entries()) {
     for (let i = 0; i < sockets; i++) twin.connect(playerId, crashed.state.names.get(playerId));
   }
+  // The transport measures the phones' delays again as they come back.
+  for (const [playerId, allowanceMs] of crashed.state.delays.entries()) twin.dispatch({ type: 'player_delay', playerId, allowanceMs });
   return twin;
 }
 
@@ -250,6 +259,14 @@ class Checker {
         expect(this.answered.has(key), `second answer stored for ${key}`).toBe(false);
         expect(effect.asking).toBe(askingBefore);
         expect(this.closedAskings.has(effect.asking), `answer stored after asking ${effect.asking} closed`).toBe(false);
+        // The credit: never later than the server saw, never earlier than the 5 s allowance allows.
+        const { phase } = game.state;
+        const startedAtMs = phase.kind === 'question' || phase.kind === 'reveal' ? phase.startedAtMs : 0;
+        const serverElapsedMs = effect.answer.answeredAtMs - startedAtMs;
+        if (phase.kind === 'question') {
+          expect(effect.answer.elapsedMs).toBeLessThanOrEqual(serverElapsedMs);
+          expect(effect.answer.elapsedMs).toBeGreaterThanOrEqual(serverElapsedMs - MAX_ALLOWANCE_MS);
+        }
         this.answered.set(key, effect.answer.pointsEarned);
         accepted.push(effect.playerId);
       }
@@ -288,15 +305,17 @@ class Checker {
 
     const { phase } = game.state;
     if (phase.kind === 'question') {
-      // A deadline never moves, and nothing keeps a question open past it (the wake-up was asked for).
+      // A deadline never moves, and nothing keeps a question open past it but the reveal's hold,
+      // under 1.5 s (the wake-up was asked for).
       const first = this.deadlines.get(phase.asking);
       if (first === undefined) this.deadlines.set(phase.asking, phase.endsAtMs);
       else expect(phase.endsAtMs, `deadline of asking ${phase.asking}`).toBe(first);
-      if (game.state.status === 'live') expect(game.nowMs).toBeLessThan(phase.endsAtMs);
+      if (game.state.status === 'live') expect(game.nowMs).toBeLessThan(phase.holdUntilMs ?? phase.endsAtMs);
+      if (phase.holdUntilMs !== undefined) expect(phase.holdUntilMs - phase.endsAtMs).toBeLessThanOrEqual(MAX_REVEAL_HOLD_MS);
       for (const playerId of PLAYERS) checkNoLeak(playerView(game.state, playerId, game.nowMs), 'a phone connecting now');
       checkNoLeak(audienceView(game.state, game.nowMs), 'a display connecting now');
     }
-    if (game.state.status === 'live' && 'endsAtMs' in phase) expect(game.nowMs, `${phase.kind} past its end`).toBeLessThan(phase.endsAtMs);
+    if (game.state.status === 'live' && 'endsAtMs' in phase && phase.kind !== 'question') expect(game.nowMs, `${phase.kind} past its end`).toBeLessThan(phase.endsAtMs);
   }
 }
 
@@ -327,7 +346,9 @@ const INSIGHT = new Set(['answer_progress', 'presence']);
  */
 function comparable(effects: Effect[]): unknown[] {
   const game = effects.filter((e) => e.kind !== 'wakeAt' && !('message' in e && INSIGHT.has(e.message.type)));
-  return JSON.parse(JSON.stringify(game));
+  // The stored roster is who counted as present: a twin does not know who dropped shortly before
+  // the crash (the runner refreshes the roster on its own; sameSnapshot ignores it too).
+  return JSON.parse(JSON.stringify(game.map((e) => (e.kind === 'persist' && e.live ? { ...e, live: { ...e.live, roster: undefined } } : e))));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -363,8 +384,15 @@ function toEvents(cmd: Command, game: FakeRunner, builder: ProgramBuilder, lates
       const { phase } = game.state;
       const shown = 'itemIndex' in phase ? game.state.program.items[phase.itemIndex] : undefined;
       const questionId = cmd.otherQuestion || shown?.itemType !== 'question' ? 'q-stale' : shown.question.id;
-      return { type: 'submit_answer', connectionId: `conn-${playerId}`, playerId, questionId, selectedIndex: cmd.choice };
+      const optional = {
+        ...(cmd.answerId === null ? {} : { answerId: cmd.answerId }),
+        ...(cmd.reactionMs === null ? {} : { reactionMs: cmd.reactionMs }),
+        ...(cmd.allowanceMs === null ? {} : { allowanceMs: cmd.allowanceMs }),
+      };
+      return { type: 'submit_answer', connectionId: `conn-${playerId}`, playerId, questionId, selectedIndex: cmd.choice, ...optional };
     }
+    case 'delay':
+      return { type: 'player_delay', playerId: PLAYERS[cmd.player], allowanceMs: cmd.allowanceMs };
     case 'early_timer':
       return { type: 'timer' };
     case 'next':

@@ -8,7 +8,7 @@
  */
 import { ERROR_CODES, type ErrorCode, errorMessage } from '../../protocol/index.js';
 import type { EngineEvent, EngineState, Effect, ReduceResult } from './types.js';
-import { playerConnected, playerDisconnected, submitAnswer } from './answers.js';
+import { playerConnected, playerDelay, playerDisconnected, submitAnswer } from './answers.js';
 import { everyoneAnswered, expirePresence } from './presence.js';
 import { type Out, broadcastState, closeQuestion, enterItem, enterNextItem, runDueTimers, skipToNextItem, wakeAtOf } from './phases.js';
 import { insightChanged, sendDueInsight } from './insight.js';
@@ -45,6 +45,8 @@ function handle(state: EngineState, event: EngineEvent, nowMs: number, out: Out)
       return insightChanged({ ...state, displays: Math.max(0, state.displays - 1) }, nowMs, out);
     case 'submit_answer':
       return countsChanged(state, submitAnswer(state, event, nowMs, out), nowMs, out);
+    case 'player_delay':
+      return playerDelay(state, event.playerId, event.allowanceMs);
     case 'admin_next_question':
       if (!requireLive(state, event.connectionId, out)) return state;
       if (state.program.items.length === 0) {

@@ -55,6 +55,7 @@ export function createEngineState(input: CreateEngineInput): EngineState {
     insight: NO_INSIGHT_SENT,
     names: PMap.from(input.scores.map((s) => [s.playerId, s.name])),
     recentJoins: [],
+    delays: PMap.empty(),
     standings,
     leaderboard: topOf(standings, scores),
     lastQuestionIndex: 0,
@@ -73,6 +74,7 @@ const liveSnapshotSchema = z.object({
   autoRotate: z.boolean(),
   mediaItemCount: z.number().int().nullable(),
   roster: z.array(z.string()).optional(),
+  holdUntilMs: z.number().optional(),
 });
 
 /** Reads a stored snapshot (already JSON-parsed); null when absent or not understood. */
@@ -163,6 +165,7 @@ function rebuildPhase(state: EngineState, live: LiveSnapshot, answers: StoredAns
         startedAtMs,
         endsAtMs,
         nextTickAtMs: nextTickAfter(startedAtMs, nowMs),
+        ...(live.holdUntilMs === undefined ? {} : { holdUntilMs: live.holdUntilMs }),
       };
     }
     case 'slide':

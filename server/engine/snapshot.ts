@@ -29,6 +29,10 @@ export function toLiveSnapshot(state: EngineState, roster?: string[]): LiveSnaps
     case 'between':
     case 'media':
       return { ...base, phase: phase.kind, phaseEndsAtMs: phase.endsAtMs, mediaItemCount: phase.mediaItemCount };
+    case 'question':
+      // A reveal held for answers in flight stays held after a restart (credit.ts).
+      if (phase.holdUntilMs !== undefined) return { ...base, phase: 'question', phaseEndsAtMs: phase.endsAtMs, mediaItemCount: null, holdUntilMs: phase.holdUntilMs };
+      return { ...base, phase: 'question', phaseEndsAtMs: phase.endsAtMs, mediaItemCount: null };
     default:
       return { ...base, phase: phase.kind, phaseEndsAtMs: phase.endsAtMs, mediaItemCount: null };
   }
@@ -45,7 +49,8 @@ export function sameSnapshot(a: LiveSnapshot | null, b: LiveSnapshot | null): bo
     a.phaseEndsAtMs === b.phaseEndsAtMs &&
     a.asking === b.asking &&
     a.autoRotate === b.autoRotate &&
-    a.mediaItemCount === b.mediaItemCount
+    a.mediaItemCount === b.mediaItemCount &&
+    a.holdUntilMs === b.holdUntilMs
   );
 }
 
@@ -62,11 +67,15 @@ export function sameSnapshotInputs(a: EngineState, b: EngineState): boolean {
   if (p.kind === 'waiting' || p.kind === 'finished' || q.kind === 'waiting' || q.kind === 'finished') return true;
   if (p.itemIndex !== q.itemIndex || p.startedAtMs !== q.startedAtMs) return false;
   if (p.kind === 'hold' || q.kind === 'hold') return true;
-  return p.endsAtMs === q.endsAtMs && mediaCountOf(p) === mediaCountOf(q);
+  return p.endsAtMs === q.endsAtMs && mediaCountOf(p) === mediaCountOf(q) && holdOf(p) === holdOf(q);
 }
 
 // At module level, not inside sameSnapshotInputs: it runs on every answer, and a closure there
 // was rebuilt (and, under tsx, renamed with defineProperty) on each call.
+function holdOf(phase: EngineState['phase']): number | undefined {
+  return phase.kind === 'question' ? phase.holdUntilMs : undefined;
+}
+
 function mediaCountOf(phase: EngineState['phase']): number | null {
   return phase.kind === 'between' || phase.kind === 'media' ? phase.mediaItemCount : null;
 }

@@ -45,8 +45,11 @@ export interface AnswerRecord {
   selectedIndex: number;
   isCorrect: boolean;
   pointsEarned: number;
+  /** The credited time (credit.ts): the phone's reaction within the server's measured bound. */
   elapsedMs: number;
   answeredAtMs: number;
+  /** The phone's id for this pick: a resend with it is answered with the same acceptance. Not stored. */
+  answerId?: string;
 }
 
 interface TimedPhase {
@@ -63,6 +66,8 @@ export type Phase =
       answers: PMap<AnswerRecord>;
       /** The next whole second after the start at which a timer_tick is due. */
       nextTickAtMs: number;
+      /** Past the deadline: the reveal waits until then for answers in flight (credit.ts). */
+      holdUntilMs?: number;
     })
   /** distribution: answers per choice, counted once when the question closed. */
   | (TimedPhase & { kind: 'reveal'; asking: number; answers: PMap<AnswerRecord>; distribution: number[] })
@@ -89,6 +94,8 @@ export interface EngineState {
   displays: number;
   /** Throttling of answer_progress and presence (insight.ts). */
   insight: Insight;
+  /** Each player's last measured delay (ms), reported by the transport: sizes the reveal's hold (credit.ts). */
+  delays: PMap<number>;
   /** Names of players seen connecting, for leaderboard rows of first-time scorers. */
   names: PMap<string>;
   /** The players who joined last, newest first (at most LOBBY_RECENT_NAMES): the display's lobby. */
@@ -122,7 +129,20 @@ export type EngineEvent =
   | { type: 'player_moderated'; playerId: string; screenName: string | null }
   | { type: 'display_connected' }
   | { type: 'display_disconnected' }
-  | { type: 'submit_answer'; connectionId: string; playerId: string; questionId: string; selectedIndex: number }
+  | {
+      type: 'submit_answer';
+      connectionId: string;
+      playerId: string;
+      questionId: string;
+      selectedIndex: number;
+      /** DESIGN §14: the phone's id for the pick and its reaction time; absent from older clients. */
+      answerId?: string;
+      reactionMs?: number;
+      /** What the transport measured of this phone's delay when the answer arrived (credit.ts). */
+      allowanceMs?: number;
+    }
+  /** The transport measured a new delay for a player's link (it reports changes, not every sample). */
+  | { type: 'player_delay'; playerId: string; allowanceMs: number }
   | { type: 'admin_next_question'; connectionId?: string }
   | { type: 'admin_pause'; connectionId?: string }
   | { type: 'admin_toggle_autorotate'; connectionId?: string; autoRotate: boolean }
@@ -156,6 +176,8 @@ export interface LiveSnapshot {
    * the early end until they reconnect or the resume grace ends (presence.ts). Absent in older snapshots.
    */
   roster?: string[];
+  /** A question past its deadline held for answers in flight: when the hold ends (credit.ts). */
+  holdUntilMs?: number;
 }
 
 export interface ScoreWrite {

@@ -382,6 +382,8 @@ export class Room {
           if (!held?.includes(effect)) broadcaster.toPlayer(this.sessionId, effect.playerId, effect.message);
           break;
         case 'reply':
+          // A resend's acceptance is a promise too (DESIGN §8): it waits for the first one's commit.
+          if (effect.message.type === 'answer_accepted' && this.uncommitted.size > 0) await this.writes.flush();
           broadcaster.toConnection(this.sessionId, effect.connectionId, effect.message);
           break;
         case 'saveAnswer': {

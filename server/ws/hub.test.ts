@@ -7,8 +7,8 @@ import { type Client, Hub, newClient } from './hub.js';
 /** A socket stand-in that records what it was given. */
 function fakeClient(id: string, role: Client['role'], playerId: string | null = null, sessionId = 's1'): Client & { sent: unknown[] } {
   const sent: unknown[] = [];
-  const socket = { readyState: WebSocket.OPEN, send: (data: unknown) => sent.push(data) } as unknown as WebSocket;
-  return { id, sessionId, role, playerId, socket, heardAtMs: 0, pingSentAtMs: null, overBufferChecks: 0, messageTokens: 20, tokensRefilledAtMs: 0, sent };
+  const socket = { readyState: WebSocket.OPEN, send: (data: unknown) => sent.push(data), ping: () => undefined } as unknown as WebSocket;
+  return { ...newClient(id, sessionId, role, playerId, socket, 0), sent };
 }
 
 const tick: ServerMessage = { type: 'timer_tick', questionId: 'q1', timeRemaining: 9, serverTime: 1, endsAt: 2 };

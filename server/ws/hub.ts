@@ -10,6 +10,7 @@ import WebSocket from 'ws';
 import { type ClientRole, MAX_CLIENT_MESSAGE_BURST, type ServerMessage } from '../../protocol/index.js';
 import type { BroadcastTarget } from '../engine/index.js';
 import type { Broadcaster } from '../rooms/index.js';
+import { LinkDelay } from './link-delay.js';
 
 export interface Client {
   /** The connection id the engine uses for replies. */
@@ -27,6 +28,8 @@ export interface Client {
   /** Token bucket of the incoming message rate limit. */
   messageTokens: number;
   tokensRefilledAtMs: number;
+  /** What the server measured of this socket's delay (link-delay.ts): players' answers are credited with it. */
+  readonly link: LinkDelay;
 }
 
 /**
@@ -45,6 +48,7 @@ export function newClient(id: string, sessionId: string, role: ClientRole, playe
     overBufferChecks: 0,
     messageTokens: MAX_CLIENT_MESSAGE_BURST,
     tokensRefilledAtMs: nowMs,
+    link: new LinkDelay(),
   };
 }
 
@@ -103,9 +107,29 @@ function sendAll(clients: Set<Client>, frame: Buffer): boolean {
   return clients.size > 0;
 }
 
+/** A state showing an open question: the phone's countdown (and its reaction time) starts with it. */
+function openQuestionId(message: ServerMessage): string | null {
+  return message.type === 'session_state' && message.phase === 'question' && message.question !== null ? message.question.id : null;
+}
+
+/**
+ * A ping right behind the question, on the same stream: its pong cannot return before the
+ * question arrived, so its round trip measures that question's way down (link-delay.ts).
+ */
+function pingBehindQuestion(client: Client, questionId: string, nowMs: number): void {
+  if (client.socket.readyState !== WebSocket.OPEN) return;
+  client.socket.ping(client.link.questionPing(nowMs, questionId));
+}
+
 export class Hub implements Broadcaster {
   private readonly sessions = new Map<string, SessionSockets>();
   private readonly clients = new Map<string, Client>();
+  /** Pings behind each question (link-delay.ts); off where the game runs on a fake clock. */
+  private readonly measureLinks: boolean;
+
+  constructor(options: { measureLinks?: boolean } = {}) {
+    this.measureLinks = options.measureLinks ?? true;
+  }
 
   add(client: Client): void {
     let group = this.sessions.get(client.sessionId);
@@ -162,7 +186,13 @@ export class Hub implements Broadcaster {
   }
 
   toSession(sessionId: string, target: BroadcastTarget, message: ServerMessage): void {
-    if (this.sessions.has(sessionId)) this.frameToSession(sessionId, target, encodeMessage(message));
+    if (!this.sessions.has(sessionId)) return;
+    this.frameToSession(sessionId, target, encodeMessage(message));
+    const questionId = this.measureLinks ? openQuestionId(message) : null;
+    if (questionId !== null && (target === 'all' || target === 'audience' || target === 'players')) {
+      const nowMs = Date.now();
+      for (const client of this.sessions.get(sessionId)?.players ?? []) pingBehindQuestion(client, questionId, nowMs);
+    }
   }
 
   // A player's own messages go as strings (see `send`): no Buffer per answer_accepted or answer_result.
@@ -209,6 +239,11 @@ export class Hub implements Broadcaster {
     return group ? [...group.admins, ...group.displays, ...group.players] : [];
   }
 
+  /** The open sockets of one player. */
+  playerClients(sessionId: string, playerId: string): Iterable<Client> {
+    return this.sessions.get(sessionId)?.byPlayer.get(playerId) ?? [];
+  }
+
   /** Sessions with sockets here. */
   sessionIds(): IterableIterator<string> {
     return this.sessions.keys();
@@ -235,6 +270,8 @@ export class Hub implements Broadcaster {
   /** One message to one socket that may not be registered yet (its first session_state). */
   sendTo(client: Client, message: ServerMessage | Buffer): void {
     send(client, Buffer.isBuffer(message) ? message : encodeMessage(message));
+    const questionId = this.measureLinks && client.role === 'player' && !Buffer.isBuffer(message) ? openQuestionId(message) : null;
+    if (questionId !== null) pingBehindQuestion(client, questionId, Date.now());
   }
 
   private roleSet(group: SessionSockets, role: ClientRole): Set<Client> {

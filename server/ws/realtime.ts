@@ -12,6 +12,7 @@ import { instrumentedRoomStorage, timedBroadcaster } from '../ops/instrument.js'
 import type { Metrics } from '../ops/metrics.js';
 import { DEFAULT_HEARTBEAT, type HeartbeatOptions, startHeartbeat } from './heartbeat.js';
 import { Hub } from './hub.js';
+import { LINK_PROBE_INTERVAL_MS, startLinkProbes } from './link-probe.js';
 import { REHEARSAL_PLAYERS } from './rehearsal.js';
 import { rehearsals } from './rehearsals.js';
 import { SocketServer } from './socket-server.js';
@@ -30,6 +31,8 @@ export interface RealtimeOptions {
   storage?: RoomStorage;
   /** Size of the rehearsal run when a session goes live (rehearsal.ts); 0 skips it. */
   rehearsalPlayers?: number;
+  /** How often each phone's round trip is probed (link-probe.ts); 0 turns the probes off. */
+  linkProbeIntervalMs?: number;
 }
 
 /** Prize winners announced by "Show on display" (the session lifecycle emits them). */
@@ -71,9 +74,11 @@ export interface Realtime {
 }
 
 export async function startRealtime(deps: RealtimeDeps, options: RealtimeOptions = {}): Promise<Realtime> {
-  const hub = new Hub();
   const { metrics } = deps;
   const clock = options.clock ?? systemClock;
+  // Phones' delays are measured in wall-clock ms (link-delay.ts): meaningless to a game on a test's fake clock.
+  const measureLinks = clock === systemClock;
+  const hub = new Hub({ measureLinks });
   // Rooms (one instance) and the rehearsal read the same storage.
   const storage = options.storage ?? new DbRoomStorage(deps.store);
   const rehearsal = rehearsals(options.rehearsalPlayers ?? REHEARSAL_PLAYERS, storage, deps.log);
@@ -124,6 +129,7 @@ export async function startRealtime(deps: RealtimeDeps, options: RealtimeOptions
     adminAuth: deps.adminAuth,
     log: deps.log,
     adminSockets,
+    measureLinks,
   });
   // A logout on any instance closes the admin sockets holding that token here (DESIGN §15).
   const onTokenRevoked = (tokenHash: string) => adminSockets.revoke(tokenHash);
@@ -153,6 +159,7 @@ export async function startRealtime(deps: RealtimeDeps, options: RealtimeOptions
     hub.toSession(sessionId, 'admins', { type: 'registration_burst', refused: burst.refused, addresses: burst.addresses });
   events.on('registrations', onRegistrations);
   metrics?.observeRealtime({ socketsByRole: () => hub.countByRole(), liveSessionCount: () => rooms.liveCount });
+  const stopProbes = startLinkProbes(hub, measureLinks ? (options.linkProbeIntervalMs ?? LINK_PROBE_INTERVAL_MS) : 0);
   const stopHeartbeat = startHeartbeat(hub, {
     ...DEFAULT_HEARTBEAT,
     ...options.heartbeat,
@@ -177,6 +184,7 @@ export async function startRealtime(deps: RealtimeDeps, options: RealtimeOptions
       await rehearsal.idle();
       sockets.stopAccepting();
       stopHeartbeat();
+      stopProbes();
       // Rooms first: sockets closing afterwards must not look like players leaving (which could
       // end a question early in the stored game). Live sessions resume on the next start.
       if (cluster) await cluster.close();

@@ -20,6 +20,7 @@ import type { RoomDirectory, RoomLog, RoomPort } from '../rooms/index.js';
 import { type AuthDeps, type ConnectionAuth, authenticateConnection } from './auth.js';
 import { type Client, type Hub, newClient } from './hub.js';
 import type { AdminSockets } from './admin-sockets.js';
+import { CutOffs } from './cut-offs.js';
 
 export const WS_PATH = '/ws';
 /** RFC 6455 "internal error": something failed on our side while connecting. */
@@ -33,6 +34,8 @@ export interface SocketServerDeps extends AuthDeps {
   log: RoomLog;
   /** Admin sockets by token: closed on logout and expiry. */
   adminSockets: AdminSockets;
+  /** Credit answers with each phone's measured delay (link-delay.ts); off on a fake game clock. */
+  measureLinks?: boolean;
 }
 
 /** The players' and screens' WebSocket server (the rehearsal opens its loopback sockets with it too). */
@@ -47,6 +50,7 @@ export const SOCKET_SERVER_OPTIONS = {
 export class SocketServer {
   private readonly wss = new WebSocketServer(SOCKET_SERVER_OPTIONS);
   private readonly sockets = new Set<WebSocket>();
+  private readonly cutOffs = new CutOffs();
   private nextConnectionId = 1;
   private closing = false;
 
@@ -98,12 +102,22 @@ export class SocketServer {
     const client = newClient(`c${this.nextConnectionId++}`, room.sessionId, role, playerId, ws, Date.now());
     this.sockets.add(ws);
 
+    const measure = this.deps.measureLinks ?? true;
+    if (playerId !== null && measure) {
+      const lastHeardAtMs = this.cutOffs.lastHeard(hub, room.sessionId, playerId);
+      if (lastHeardAtMs !== null) client.link.cutOff(client.heardAtMs, lastHeardAtMs);
+    }
     ws.on('message', (data, isBinary) => this.onMessage(client, room, data, isBinary));
-    ws.on('pong', () => this.heardFrom(client));
+    ws.on('pong', (data) => {
+      this.heardFrom(client);
+      const allowanceMs = client.link.onPong(data, client.heardAtMs);
+      if (allowanceMs !== null && playerId !== null && measure) room.dispatch({ type: 'player_delay', playerId, allowanceMs });
+    });
     ws.on('error', (err) => log.warn({ err, connectionId: client.id }, 'websocket error'));
     ws.on('close', () => {
       this.sockets.delete(ws);
       hub.remove(client);
+      if (playerId !== null) this.cutOffs.gone(room.sessionId, playerId, client.heardAtMs);
       room
         .disconnect(client.id)
         .catch(() => undefined) // the room may be closed already (shutdown)
@@ -143,6 +157,8 @@ export class SocketServer {
   }
 
   private onMessage(client: Client, room: RoomPort, data: RawData, isBinary: boolean): void {
+    // Before it is heard from: an answer arriving after a stall is credited the silence (link-delay.ts).
+    const silentSinceMs = client.heardAtMs;
     this.heardFrom(client);
     if (!this.withinRate(client)) {
       client.socket.close(CLOSE_CODES.tooManyMessages, 'Too many messages');
@@ -165,8 +181,14 @@ export class SocketServer {
           playerId: client.playerId ?? '',
           questionId: message.questionId,
           selectedIndex: message.selectedIndex,
+          answerId: message.answerId,
+          reactionMs: message.reactionMs,
+          allowanceMs: this.deps.measureLinks === false ? undefined : client.link.allowanceMs(client.heardAtMs, silentSinceMs),
         };
         break;
+      case 'ping':
+        this.deps.hub.sendTo(client, { type: 'pong', id: message.id, serverTime: Date.now() });
+        return;
       case 'admin_next_question':
       case 'admin_pause':
         event = { type: message.type, connectionId: client.id };

@@ -43,12 +43,12 @@ export default function PlayerGamePage() {
     [navigate, joinPath],
   );
   const info = usePublicSession(sessionId);
-  const { state, status, clock, pick } = usePlayerGame(sessionId, player, onRefused);
+  const { state, status, clock, answerStatus, pick } = usePlayerGame(sessionId, player, onRefused);
   const { live } = state;
   const inQuestion = live.phase === 'question' && live.question !== null;
   const countdown = useCountdown(inQuestion ? live.endsAt : null, inQuestion ? live.timeRemaining : null, clock.serverNow);
   const session = live.sessionInfo ?? (info.state === 'ready' ? info.session : null);
-  const delivery = deliveryOf(state, status);
+  const delivery = deliveryOf(state, status, answerStatus);
   const mediaItems = rotationItems(live.media, live.mediaItemCount ?? session?.mediaItemsPerTransition ?? PLAYER_DEFAULT_MEDIA_COUNT);
   useDocumentTitle(session?.title ?? 'Live Trivia');
 

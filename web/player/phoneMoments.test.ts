@@ -33,7 +33,7 @@ describe("the phone's moments (DESIGN §17)", () => {
     expect(answerStatusText(picked, deliveryOf(picked, 'reconnecting'))).toBe("Saved — it will be sent when you're back online");
     expect(deliveryOf(picked, 'open')).toBe('sending');
     const accepted = reducePlayer(picked, server({ type: 'answer_accepted', questionId: 'q1', selectedIndex: 2 }));
-    expect(answerStatusText(accepted, deliveryOf(accepted, 'open'))).toBe('Answer locked! Waiting for results...');
+    expect(answerStatusText(accepted, deliveryOf(accepted, 'open'))).toBe('Answer submitted! Waiting for results...');
   });
 
   it("says time's up at a reveal without a pick, and the result after one", () => {

@@ -4,6 +4,7 @@
  * texts are unit-tested; the components only place them.
  */
 import type { SocketStatus } from '../common/realtime/useSessionSocket';
+import type { AnswerStatus } from './answer-sender';
 import { outcomeText, type PlayerGameState } from './playerGameState';
 
 /** "You're in, Ana!" after joining, until the game begins. */
@@ -18,7 +19,7 @@ export type AnswerDelivery = 'sending' | 'saved offline' | 'counted' | 'too late
 export const DELIVERY_TEXT: Record<AnswerDelivery, string> = {
   sending: 'Sending your answer...',
   'saved offline': "Saved — it will be sent when you're back online",
-  counted: 'Answer locked! Waiting for results...',
+  counted: 'Answer submitted! Waiting for results...', // SPEC's player screen, exact
   'too late': 'Too late: time was up before your answer arrived',
 };
 
@@ -26,11 +27,23 @@ export const DELIVERY_TEXT: Record<AnswerDelivery, string> = {
  * How the current pick stands, from the game state and the socket: not confirmed and the socket
  * down is "saved offline", never "submitted" (the pick is on this phone only).
  */
-export function deliveryOf(state: PlayerGameState, status: SocketStatus): AnswerDelivery | null {
+export function deliveryOf(state: PlayerGameState, status: SocketStatus, sender: AnswerStatus = 'idle'): AnswerDelivery | null {
   if (!state.answered) return null;
+  // The answer sender (DESIGN §14) knows best while a pick is on its way: an unanswered ack
+  // means a dead socket even while the browser still calls it open.
+  const fromSender = SENDER_DELIVERY[sender];
+  if (fromSender) return fromSender;
   if (state.pending) return status === 'open' ? 'sending' : 'saved offline';
   return 'counted';
 }
+
+const SENDER_DELIVERY: Record<AnswerStatus, AnswerDelivery | null> = {
+  idle: null,
+  sending: 'sending',
+  offline: 'saved offline',
+  counted: 'counted',
+  late: 'too late',
+};
 
 /** "You finished #2 of 14" when the session ends. */
 export const finishedText = (place: { rank: number; players: number }) => `You finished #${place.rank} of ${place.players}`;

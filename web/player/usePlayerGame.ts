@@ -1,9 +1,10 @@
-import { useCallback, useEffect, useReducer } from 'react';
+import { useCallback, useEffect, useReducer, useRef, useState } from 'react';
 import type { ServerMessage } from '../../protocol/index';
 import { serverTimeOf } from '../common/realtime/liveState';
 import { useServerClock, type ServerClockHandle } from '../common/realtime/serverClock';
 import { useSessionSocket, type SocketStatus } from '../common/realtime/useSessionSocket';
 import { errorToast } from '../common/toast';
+import { AnswerSender, type AnswerStatus } from './answer-sender';
 import { INITIAL_PLAYER_STATE, reducePlayer, type PlayerGameState } from './playerGameState';
 import type { StoredPlayer } from './playerStorage';
 
@@ -11,13 +12,23 @@ export interface PlayerGame {
   state: PlayerGameState;
   status: SocketStatus;
   clock: ServerClockHandle;
+  /** Where the current pick is (answer-sender.ts): sending, saved offline, counted, too late. */
+  answerStatus: AnswerStatus;
   pick: (index: number) => void;
 }
 
+/** The phone measures its round trip this often while connected (the answer's wait, DESIGN §14). */
+const PING_INTERVAL_MS = 3_000;
+
+function randomId(): string {
+  if (typeof crypto !== 'undefined' && typeof crypto.randomUUID === 'function') return crypto.randomUUID();
+  return `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
+}
+
 /**
- * The phone's live game: the player socket, the server clock and the game state, plus the one
- * side effect that matters: a pick goes out once per connection, only after the server's state
- * on that connection has confirmed the question is still open and not yet answered.
+ * The phone's live game: the player socket, the server clock and the game state. A pick goes
+ * out through the AnswerSender, which resends it (same id) until the server confirms it and
+ * treats a socket that stays silent as dead.
  */
 export function usePlayerGame(
   sessionId: string,
@@ -26,36 +37,84 @@ export function usePlayerGame(
 ): PlayerGame {
   const clock = useServerClock();
   const [state, dispatch] = useReducer(reducePlayer, INITIAL_PLAYER_STATE);
+  const [answerStatus, setAnswerStatus] = useState<AnswerStatus>('idle');
+  const socketRef = useRef<{ send: (m: unknown) => boolean; reconnect: () => void }>({ send: () => false, reconnect: () => undefined });
+  const pings = useRef(new Map<number, number>());
+  const [sender] = useState(
+    () =>
+      new AnswerSender({
+        send: (message) => socketRef.current.send(message),
+        reconnect: () => socketRef.current.reconnect(),
+        now: () => performance.now(),
+        setTimer: (callback, ms) => setTimeout(callback, ms),
+        clearTimer: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
+        newId: randomId,
+        onStatus: setAnswerStatus,
+      }),
+  );
 
   const onMessage = useCallback(
     (message: ServerMessage) => {
       const serverTime = serverTimeOf(message);
       if (serverTime !== null) clock.observe(serverTime);
+      if (message.type === 'pong') {
+        const sentAt = pings.current.get(message.id);
+        pings.current.delete(message.id);
+        if (sentAt !== undefined) sender.observeRtt(performance.now() - sentAt);
+        clock.observe(message.serverTime);
+        return;
+      }
+      // The reaction time counts from the moment the question is on screen.
+      if (message.type === 'session_state' && message.phase === 'question' && message.question) sender.questionShown(message.question.id);
+      sender.onMessage(message);
       // A refused answer other than a repeat is worth telling; a repeat is just a lock already held.
-      if (message.type === 'error' && message.code !== 'answer/duplicate') errorToast(message.message);
+      if (message.type === 'error' && message.code !== 'answer/duplicate' && message.code !== 'answer/late') errorToast(message.message);
       dispatch({ type: 'server', message });
     },
-    [clock],
+    [clock, sender],
   );
 
-  const { status, send } = useSessionSocket<ServerMessage>({
+  const { status, send, reconnect } = useSessionSocket<ServerMessage>({
     sessionId,
     type: 'player',
     params: player ? { playerId: player.id, playerToken: player.playerToken } : undefined,
     enabled: player !== null,
     onMessage,
-    onDisconnect: () => dispatch({ type: 'disconnected' }),
+    onOpen: () => sender.socketOpened(),
+    onDisconnect: () => {
+      sender.socketClosed();
+      dispatch({ type: 'disconnected' });
+    },
     onPermanentClose: onRefused,
   });
+  socketRef.current = { send, reconnect };
 
-  const { pending, synced } = state;
+  // Round trips, measured while connected: they size the wait for a confirmation.
   useEffect(() => {
-    if (status !== 'open' || !synced || !pending || pending.sent) return;
-    if (send({ type: 'submit_answer', questionId: pending.questionId, selectedIndex: pending.selectedIndex })) {
-      dispatch({ type: 'sent' });
-    }
-  }, [status, synced, pending, send]);
+    if (status !== 'open') return;
+    let id = 0;
+    const ping = () => {
+      id += 1;
+      pings.current.set(id, performance.now());
+      if (pings.current.size > 8) pings.current.delete(pings.current.keys().next().value as number);
+      send({ type: 'ping', id });
+    };
+    ping();
+    const timer = setInterval(ping, PING_INTERVAL_MS);
+    return () => clearInterval(timer);
+  }, [status, send]);
 
-  const pick = useCallback((index: number) => dispatch({ type: 'pick', index }), []);
-  return { state, status, clock, pick };
+  useEffect(() => () => sender.dispose(), [sender]);
+
+  const { live } = state;
+  const pick = useCallback(
+    (index: number) => {
+      const question = live.phase === 'question' ? live.question : null;
+      if (!question || state.answered) return;
+      dispatch({ type: 'pick', index });
+      sender.pick(question.id, index);
+    },
+    [live.phase, live.question, state.answered, sender],
+  );
+  return { state, status, clock, answerStatus, pick };
 }

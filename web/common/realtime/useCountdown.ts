@@ -1,21 +1,23 @@
-import { useEffect, useState } from 'react';
-import { secondsUntil } from './serverClock';
+import { useEffect, useRef, useState } from 'react';
+import { Countdown } from './countdown';
 
 /** How often the countdown is recomputed; well under a second so the digit flips on time. */
 const REDRAW_INTERVAL_MS = 200;
 
 /**
  * Seconds left in the running phase, drawn from `endsAt` on the server's clock so every screen
- * in the room flips the same second. Without `endsAt`, the last `timeRemaining` the server sent.
+ * in the room flips the same second, and never back up. Without `endsAt`, the last `timeRemaining` the server sent.
  */
 export function useCountdown(endsAt: number | null, timeRemaining: number | null, serverNow: () => number): number | null {
   const [, redraw] = useState(0);
+  // Never jumps back up when the clock estimate moves (countdown.ts).
+  const countdown = useRef(new Countdown());
   useEffect(() => {
     if (endsAt === null) return;
     const timer = setInterval(() => redraw((n) => n + 1), REDRAW_INTERVAL_MS);
     return () => clearInterval(timer);
   }, [endsAt]);
-  if (endsAt !== null) return secondsUntil(endsAt, serverNow());
+  if (endsAt !== null) return countdown.current.seconds(endsAt, serverNow());
   return timeRemaining;
 }
 

@@ -34,6 +34,8 @@ export interface SessionSocket {
   closed: { code: number; reason: string } | null;
   /** Sends one JSON message if the socket is open; false when it could not go out. */
   send: (message: unknown) => boolean;
+  /** The open socket is presumed dead (it stays silent): drop it and connect again now. */
+  reconnect: () => void;
 }
 
 /**
@@ -49,6 +51,7 @@ export function useSessionSocket<TMessage>(options: SessionSocketOptions<TMessag
   const [status, setStatus] = useState<SocketStatus>('connecting');
   const [closed, setClosed] = useState<{ code: number; reason: string } | null>(null);
   const socketRef = useRef<WebSocket | null>(null);
+  const reconnectRef = useRef<() => void>(() => undefined);
   const handlers = useRef(options);
   handlers.current = options;
   const paramsKey = JSON.stringify(params ?? {});
@@ -132,6 +135,15 @@ export function useSessionSocket<TMessage>(options: SessionSocketOptions<TMessag
       attempt = 0;
       connect();
     };
+    // A socket the caller found silent: browsers keep a dead one "open" for minutes.
+    reconnectRef.current = () => {
+      if (stopped) return;
+      const socket = socketRef.current;
+      if (socket) drop(socket, socket.readyState === WebSocket.OPEN);
+      attempt = 0;
+      setStatus('reconnecting');
+      connect();
+    };
     const goOffline = () => {
       const socket = socketRef.current;
       if (socket) drop(socket, socket.readyState === WebSocket.OPEN);
@@ -166,5 +178,6 @@ export function useSessionSocket<TMessage>(options: SessionSocketOptions<TMessag
     return true;
   }, []);
 
-  return { status, closed, send };
+  const reconnect = useCallback(() => reconnectRef.current(), []);
+  return { status, closed, send, reconnect };
 }

@@ -1,0 +1,136 @@
+/**
+ * Runs the networks scenario (networks.ts) once per phone client: a fresh server, an auditorium
+ * of phones split evenly over the four profiles, `questions` 10 s questions played by auto-play,
+ * a display on a perfect link timing the reveals. Basement phones lose their signal for 4 s once
+ * per question, at a random moment of it.
+ */
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import WebSocket from 'ws';
+import { parse } from 'csv-parse/sync';
+import { registerPlayers } from './api.js';
+import { descriptorsFor } from './open-files.js';
+import { BenchPhone, PROFILES, QUESTION_SECONDS, type ClientKind, type ProfileFigures, profileFigures, sleep } from './networks.js';
+import { ShapedLink } from './shaper.js';
+import { distribution, type Distribution } from './stats.js';
+import { ADMIN_PASSWORD, startTarget } from './targets.js';
+
+export interface NetworksResult {
+  client: ClientKind;
+  phones: number;
+  questions: number;
+  profiles: ProfileFigures[];
+  /** question_end at a perfectly connected display, past the question's deadline. */
+  revealPastDeadlineMs: Distribution;
+}
+
+async function post<T>(baseUrl: string, route: string, body: unknown, token?: string): Promise<T> {
+  const response = await fetch(baseUrl + route, {
+    method: 'POST',
+    headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await response.text();
+  if (!response.ok) throw new Error(`POST ${route} → ${response.status}: ${text.slice(0, 200)}`);
+  return (text ? JSON.parse(text) : {}) as T;
+}
+
+export async function runNetworks(client: ClientKind, phones: number, questions: number, outDir: string, log: (line: string) => void): Promise<NetworksResult> {
+  const server = await startTarget('marquee', { logDir: outDir, label: `networks-${client}`, openFiles: descriptorsFor(phones * 2 + 8), env: { REGISTRATION_LIMIT: 'off' } });
+  const links: ShapedLink[] = [];
+  const crowd: BenchPhone[] = [];
+  let display: WebSocket | null = null;
+  try {
+    const { baseUrl } = server;
+    const { token } = await post<{ token: string }>(baseUrl, '/api/admin/login', { username: 'admin', password: ADMIN_PASSWORD });
+    const session = await post<{ id: string }>(baseUrl, '/api/admin/sessions', { title: 'Networks bench', autoRotate: true }, token);
+    const questionIds: string[] = [];
+    for (let q = 0; q < questions; q++) {
+      const question = await post<{ id: string }>(
+        baseUrl,
+        '/api/admin/questions',
+        { text: `Networks question ${q + 1}?`, choices: ['A', 'B', 'C', 'D'], correctIndex: 0, points: 100, timeLimitSeconds: QUESTION_SECONDS, categories: ['bench'] },
+        token,
+      );
+      await post(baseUrl, `/api/admin/sessions/${session.id}/questions`, { questionId: question.id }, token);
+      questionIds.push(question.id);
+    }
+    const runTag = randomBytes(4).toString('hex');
+    const registered = await registerPlayers(baseUrl, [session.id], phones, 16, runTag);
+    const port = server.port;
+    for (const [i, player] of registered.entries()) {
+      const link = new ShapedLink(port, PROFILES[i % PROFILES.length]);
+      const linkPort = await link.listen();
+      links.push(link);
+      const query = new URLSearchParams({ type: 'player', sessionId: session.id, playerId: player.id, playerToken: player.playerToken });
+      crowd.push(new BenchPhone(`ws://127.0.0.1:${linkPort}/ws?${query}`, link, client));
+    }
+    for (const phone of crowd) phone.connect();
+    await sleep(3_000); // the slow profiles' handshakes
+
+    // The display: deadlines, reveal times, and the basement's signal losses scheduled per question.
+    const questionEnds = new Map<string, number>();
+    const revealPast: number[] = [];
+    const cutOffAtEnd = new Set<string>(); // `${phone index}#${questionId}`
+    const deadlines = new Map<string, number>();
+    display = new WebSocket(`ws://127.0.0.1:${port}/ws?${new URLSearchParams({ type: 'display', sessionId: session.id })}`);
+    display.on('message', (data) => {
+      const message = JSON.parse(data.toString());
+      if (message.type === 'session_state' && message.phase === 'question' && message.question && !deadlines.has(message.question.id)) {
+        deadlines.set(message.question.id, message.endsAt);
+        for (const phone of crowd) {
+          const lossMs = phone.profile.signalLossMs;
+          if (lossMs > 0) setTimeout(() => phone.link.cutOff(lossMs), Math.random() * QUESTION_SECONDS * 1000);
+        }
+      }
+      if (message.type === 'question_end' && !questionEnds.has(message.questionId)) {
+        const now = Date.now();
+        questionEnds.set(message.questionId, now);
+        // An early end (everyone answered) counts as 0 past the deadline.
+        revealPast.push(Math.max(0, now - (deadlines.get(message.questionId) ?? now)));
+        for (const [i, phone] of crowd.entries()) if (phone.link.cutOffNow) cutOffAtEnd.add(`${i}#${message.questionId}`);
+      }
+    });
+    await new Promise((resolve) => display!.once('open', resolve));
+    await post(baseUrl, `/api/admin/sessions/${session.id}/start`, undefined, token);
+    log(`  ${client} client: ${phones} phones, ${questions} questions of ${QUESTION_SECONDS} s`);
+    const deadline = Date.now() + questions * 25_000 + 30_000;
+    while (questionEnds.size < questions && Date.now() < deadline) await sleep(250);
+    await sleep(8_000); // results still on their way to the slow phones
+    await post(baseUrl, `/api/admin/sessions/${session.id}/stop`, undefined, token);
+    // What the server counted (its stored answers), not what each phone happened to hear.
+    const csv = await (await fetch(`${baseUrl}/api/admin/sessions/${session.id}/answers.csv`, { headers: { authorization: `Bearer ${token}` } })).text();
+    // The emails registerPlayers gives (api.ts).
+    const phoneByEmail = new Map(crowd.map((phone, i) => [`phone-${runTag}-${i + 1}@bench.example`, phone]));
+    for (const row of parse(csv, { from_line: 2 }) as string[][]) {
+      const [, email, questionText, , , , points] = row;
+      const questionId = questionIds[Number(/(\d+)/.exec(questionText)?.[1] ?? 0) - 1];
+      const asking = phoneByEmail.get(email)?.askings.get(questionId);
+      if (asking) asking.counted = { points: Number(points) };
+    }
+    const wasCutOff = (phone: BenchPhone, questionId: string) => cutOffAtEnd.has(`${crowd.indexOf(phone)}#${questionId}`);
+    const profiles = PROFILES.map((profile) => profileFigures(profile, crowd.filter((p) => p.profile === profile), questionEnds, wasCutOff));
+    return { client, phones, questions, profiles, revealPastDeadlineMs: distribution(revealPast) };
+  } finally {
+    display?.terminate();
+    for (const phone of crowd) phone.stop();
+    await Promise.all(links.map((link) => link.close()));
+    await server.stop();
+  }
+}
+
+export function formatNetworks(results: NetworksResult[]): string {
+  const lines = ['client  profile    seen p50/p99 ms   taps  lost (cut off)  deficit mean/max %  accepted after end'];
+  for (const result of results) {
+    for (const p of result.profiles) {
+      lines.push(
+        `${result.client.padEnd(7)} ${p.profile.padEnd(10)} ${`${p.questionSeenMs.p50}/${p.questionSeenMs.p99}`.padEnd(17)} ${String(p.taps).padEnd(5)} ${`${p.tapsLost} (${p.tapsLostCutOff})`.padEnd(15)} ${`${p.deficitMeanPct}/${p.deficitMaxPct}`.padEnd(19)} ${p.acceptedAfterEnd}`,
+      );
+    }
+    const r = result.revealPastDeadlineMs;
+    lines.push(`${result.client.padEnd(7)} reveal past the deadline: p50 ${r.p50} ms, max ${r.max} ms`);
+  }
+  return lines.join('\n');
+}
+
+export const NETWORKS_OUT = (outDir: string) => path.join(outDir, 'networks.json');

@@ -1,0 +1,141 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { ServerMessage } from '../../protocol/index';
+import { AnswerSender, type AnswerStatus, MIN_ACK_TIMEOUT_MS } from './answer-sender';
+import { DELIVERY_TEXT, deliveryOf } from './phoneMoments';
+import { INITIAL_PLAYER_STATE } from './playerGameState';
+
+/** A sender on vitest's fake timers, with a socket that records what went out. */
+function harness() {
+  const sent: Record<string, unknown>[] = [];
+  const statuses: AnswerStatus[] = [];
+  let open = true;
+  let ids = 0;
+  const reconnect = vi.fn(() => {
+    open = false;
+  });
+  const sender = new AnswerSender({
+    send: (message) => {
+      if (!open) return false;
+      sent.push(message as Record<string, unknown>);
+      return true;
+    },
+    reconnect,
+    now: () => Date.now(),
+    setTimer: (callback, ms) => setTimeout(callback, ms),
+    clearTimer: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
+    newId: () => `pick-${++ids}`,
+    onStatus: (status) => statuses.push(status),
+  });
+  sender.socketOpened();
+  const reopen = () => {
+    open = true;
+    sender.socketOpened();
+  };
+  return { sender, sent, statuses, reconnect, reopen };
+}
+
+const accepted = (answerId: string): ServerMessage => ({ type: 'answer_accepted', questionId: 'q1', selectedIndex: 2, answerId });
+
+describe('the phone’s answer path', () => {
+  beforeEach(() => vi.useFakeTimers({ now: 1_000_000 }));
+  afterEach(() => vi.useRealTimers());
+
+  it('sends the pick with its id and the reaction time from the question shown to the tap', () => {
+    const { sender, sent, statuses } = harness();
+    sender.questionShown('q1');
+    vi.advanceTimersByTime(3_250);
+    sender.pick('q1', 2);
+    expect(sent).toEqual([{ type: 'submit_answer', questionId: 'q1', selectedIndex: 2, answerId: 'pick-1', reactionMs: 3_250 }]);
+    expect(sender.current).toBe('sending');
+    sender.onMessage(accepted('pick-1'));
+    expect(statuses).toEqual(['sending', 'counted']);
+  });
+
+  it('treats a socket silent for 1.5 s as dead: says so, reconnects, and resends the same pick on the new socket', () => {
+    const { sender, sent, reconnect, reopen } = harness();
+    sender.questionShown('q1');
+    vi.advanceTimersByTime(2_000);
+    sender.pick('q1', 2);
+    vi.advanceTimersByTime(MIN_ACK_TIMEOUT_MS - 1);
+    expect(reconnect).not.toHaveBeenCalled();
+    vi.advanceTimersByTime(1);
+    expect(reconnect).toHaveBeenCalledTimes(1);
+    expect(sender.current).toBe('offline');
+    // The phone says so even though the browser still thinks the socket is open.
+    const picked = { ...INITIAL_PLAYER_STATE, answered: true };
+    expect(DELIVERY_TEXT[deliveryOf(picked, 'open', sender.current)!]).toBe("Saved — it will be sent when you're back online");
+    vi.advanceTimersByTime(4_000); // the outage
+    reopen();
+    expect(sent).toHaveLength(2);
+    expect(sent[1]).toEqual(sent[0]); // same id, same reaction: the server answers it idempotently
+    expect(sender.current).toBe('sending');
+    sender.onMessage(accepted('pick-1'));
+    expect(sender.current).toBe('counted');
+  });
+
+  it('waits three measured round trips on a slow link', () => {
+    const { sender, reconnect } = harness();
+    sender.observeRtt(900);
+    sender.observeRtt(700);
+    expect(sender.ackTimeoutMs()).toBe(2_700);
+    sender.questionShown('q1');
+    sender.pick('q1', 0);
+    vi.advanceTimersByTime(2_699);
+    expect(reconnect).not.toHaveBeenCalled();
+    vi.advanceTimersByTime(1);
+    expect(reconnect).toHaveBeenCalledTimes(1);
+  });
+
+  it('takes a duplicate acknowledgement in its stride and ignores one for another pick', () => {
+    const { sender, statuses, reconnect } = harness();
+    sender.questionShown('q1');
+    sender.pick('q1', 2);
+    sender.onMessage(accepted('someone-else'));
+    expect(sender.current).toBe('sending');
+    sender.onMessage(accepted('pick-1'));
+    sender.onMessage(accepted('pick-1')); // the resend's copy
+    vi.advanceTimersByTime(10_000);
+    expect(statuses).toEqual(['sending', 'counted']);
+    expect(reconnect).not.toHaveBeenCalled();
+  });
+
+  it('keeps a pick made offline and sends it once a socket is back', () => {
+    const { sender, sent, reopen } = harness();
+    sender.socketClosed();
+    sender.questionShown('q1');
+    sender.pick('q1', 1);
+    expect(sent).toHaveLength(0);
+    expect(sender.current).toBe('offline');
+    reopen();
+    expect(sent).toHaveLength(1);
+    expect(sender.current).toBe('sending');
+  });
+
+  it('says "too late" when the question closes first or the server refuses it as late, and stops resending', () => {
+    const first = harness();
+    first.sender.questionShown('q1');
+    first.sender.pick('q1', 1);
+    first.sender.socketClosed();
+    first.sender.onMessage({ type: 'question_end', questionId: 'q1', correctIndex: 1, distribution: [0, 0, 0, 0] });
+    expect(first.sender.current).toBe('late');
+    first.reopen();
+    expect(first.sent).toHaveLength(1);
+
+    const second = harness();
+    second.sender.questionShown('q1');
+    second.sender.pick('q1', 1);
+    second.sender.onMessage({ type: 'error', code: 'answer/late', message: "Time's up", questionId: 'q1', answerId: 'pick-1' });
+    expect(second.sender.current).toBe('late');
+    vi.advanceTimersByTime(5_000);
+    expect(second.reconnect).not.toHaveBeenCalled();
+  });
+
+  it('counts a pick the server already has when a new socket reports it answered', () => {
+    const { sender } = harness();
+    sender.questionShown('q1');
+    sender.pick('q1', 3);
+    sender.socketClosed();
+    sender.onMessage({ type: 'session_state', view: 'player', question: { id: 'q1' }, answered: true } as unknown as ServerMessage);
+    expect(sender.current).toBe('counted');
+  });
+});

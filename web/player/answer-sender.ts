@@ -1,0 +1,174 @@
+/**
+ * The phone's answer path on a bad network (DESIGN §14). A pick gets a random `answerId` and its
+ * `reactionMs` (monotonic clock, from the question shown to the tap) and is sent until the server
+ * confirms it with an `answer_accepted` naming that id. The socket is not trusted blindly: no
+ * confirmation within max(1.5 s, 3 × the measured round trip) means the socket is treated as
+ * dead, a new one is opened, and the same pick goes out again on it (the server answers resends
+ * of an id with the same acceptance, so sending twice is harmless). The pick is given up only
+ * when its question is over.
+ *
+ * States shown on the phone:
+ * - sending: on its way, not confirmed yet;
+ * - offline: saved here, the socket is down or silent; it goes out as soon as one is back;
+ * - counted: the server confirmed it;
+ * - late: the question closed before the server took it, or the server refused it as late.
+ *
+ * Plain class with injected time and transport, so it is tested with fake timers.
+ */
+import type { ServerMessage } from '../../protocol/index.js';
+
+export type AnswerStatus = 'idle' | 'sending' | 'offline' | 'counted' | 'late';
+
+/** The least time a pick waits for its confirmation before the socket is presumed dead. */
+export const MIN_ACK_TIMEOUT_MS = 1_500;
+/** ... or this many round trips, on a slow link. */
+export const ACK_TIMEOUT_ROUND_TRIPS = 3;
+/** Round trips remembered: the worst recent one sizes the wait. */
+const RTT_WINDOW = 4;
+
+export interface AnswerSenderDeps {
+  /** Sends one message on the current socket; false when no socket is open. */
+  send(message: unknown): boolean;
+  /** The socket is presumed dead: close it and open a new one. */
+  reconnect(): void;
+  /** A monotonic clock in ms (performance.now). */
+  now(): number;
+  setTimer(callback: () => void, ms: number): unknown;
+  clearTimer(handle: unknown): void;
+  /** A fresh random id for a pick. */
+  newId(): string;
+  onStatus(status: AnswerStatus): void;
+}
+
+interface Pending {
+  questionId: string;
+  selectedIndex: number;
+  answerId: string;
+  reactionMs: number;
+}
+
+export class AnswerSender {
+  private status: AnswerStatus = 'idle';
+  private pending: Pending | null = null;
+  private shown: { questionId: string; atMs: number } | null = null;
+  private ackTimer: unknown = null;
+  private readonly rtts: number[] = [];
+  private socketOpen = false;
+
+  constructor(private readonly deps: AnswerSenderDeps) {}
+
+  get current(): AnswerStatus {
+    return this.status;
+  }
+
+  /** The round trip to wait on: the worst recent one; null before any was measured. */
+  get rttMs(): number | null {
+    return this.rtts.length ? Math.max(...this.rtts) : null;
+  }
+
+  ackTimeoutMs(): number {
+    return Math.max(MIN_ACK_TIMEOUT_MS, ACK_TIMEOUT_ROUND_TRIPS * (this.rttMs ?? 0));
+  }
+
+  observeRtt(ms: number): void {
+    if (!Number.isFinite(ms) || ms < 0) return;
+    this.rtts.push(ms);
+    if (this.rtts.length > RTT_WINDOW) this.rtts.shift();
+  }
+
+  /** A question appeared on screen: the reaction time of a pick counts from here (once per question). */
+  questionShown(questionId: string): void {
+    if (this.shown?.questionId === questionId) return;
+    this.shown = { questionId, atMs: this.deps.now() };
+    if (this.pending && this.pending.questionId !== questionId) this.settle('late');
+    else if (!this.pending) this.setStatus('idle');
+  }
+
+  /** The player tapped a choice. */
+  pick(questionId: string, selectedIndex: number): void {
+    if (this.pending || this.status === 'counted') return;
+    const shownAtMs = this.shown?.questionId === questionId ? this.shown.atMs : this.deps.now();
+    this.pending = { questionId, selectedIndex, answerId: this.deps.newId(), reactionMs: Math.max(0, Math.round(this.deps.now() - shownAtMs)) };
+    this.transmit();
+  }
+
+  socketOpened(): void {
+    this.socketOpen = true;
+    if (this.pending) this.transmit();
+  }
+
+  socketClosed(): void {
+    this.socketOpen = false;
+    this.stopTimer();
+    if (this.pending) this.setStatus('offline');
+  }
+
+  /** The question is over (question_end, or the phone learnt it moved on): a pick not confirmed is too late. */
+  questionClosed(questionId: string): void {
+    if (this.pending?.questionId === questionId) this.settle('late');
+  }
+
+  onMessage(message: ServerMessage): void {
+    const pending = this.pending;
+    if (!pending) return;
+    if (message.type === 'answer_accepted' && message.questionId === pending.questionId) {
+      // Confirmed by id; an acceptance without one (another tab of this player) settles it too.
+      if (message.answerId === undefined || message.answerId === pending.answerId) this.settle('counted');
+    } else if (message.type === 'error' && message.questionId === pending.questionId) {
+      // The server holds a different pick of this player (another tab): that one counts.
+      if (message.code === 'answer/duplicate') this.settle('counted');
+      else if (message.code.startsWith('answer/') || message.code === 'session/not_live') this.settle('late');
+    } else if (message.type === 'session_state' && message.view === 'player' && message.question?.id === pending.questionId && message.answered) {
+      this.settle('counted'); // a new socket learnt the server already has it
+    } else if (message.type === 'answer_result' && message.questionId === pending.questionId) {
+      this.settle('counted');
+    } else if (message.type === 'question_end' && message.questionId === pending.questionId) {
+      this.settle('late');
+    }
+  }
+
+  dispose(): void {
+    this.stopTimer();
+  }
+
+  private transmit(): void {
+    const pending = this.pending;
+    if (!pending) return;
+    this.stopTimer();
+    const { questionId, selectedIndex, answerId, reactionMs } = pending;
+    const sent = this.socketOpen && this.deps.send({ type: 'submit_answer', questionId, selectedIndex, answerId, reactionMs });
+    if (!sent) {
+      this.setStatus('offline');
+      return;
+    }
+    this.setStatus('sending');
+    this.ackTimer = this.deps.setTimer(() => this.ackOverdue(), this.ackTimeoutMs());
+  }
+
+  private ackOverdue(): void {
+    this.ackTimer = null;
+    if (!this.pending) return;
+    // A silent socket is a dead one: say so, and resend on a new socket once it opens.
+    this.socketOpen = false;
+    this.setStatus('offline');
+    this.deps.reconnect();
+  }
+
+  private settle(status: 'counted' | 'late'): void {
+    this.pending = null;
+    this.stopTimer();
+    this.setStatus(status);
+  }
+
+  private stopTimer(): void {
+    if (this.ackTimer !== null) this.deps.clearTimer(this.ackTimer);
+    this.ackTimer = null;
+  }
+
+  private setStatus(status: AnswerStatus): void {
+    if (status === this.status) return;
+    this.status = status;
+    this.deps.onStatus(status);
+  }
+}
+
