@@ -239,7 +239,10 @@ export class Room {
    * A socket joins. `join` runs inside the room's turn with the socket's first `session_state`:
    * the transport registers the socket there, so it misses no broadcast and gets none twice.
    */
-  connect(member: RoomMember, join: (initial: ServerMessage) => void): Promise<void> {
+  async connect(member: RoomMember, join: (initial: ServerMessage) => void): Promise<void> {
+    // A phone whose answer still waits for its commit waits for it here, outside the queue: while
+    // storage is down (DESIGN §16) the room keeps time for everyone else meanwhile.
+    if (member.playerId && this.uncommitted.has(member.playerId)) await this.writes.flush();
     return this.run(async () => {
       if (!this.state) throw new Error('room not loaded');
       this.members.set(member.connectionId, member);
@@ -249,7 +252,8 @@ export class Room {
         await this.apply({ type: 'display_connected' }, this.now());
       }
       // Its answer is held in memory until its commit: shown "answered" before that, a crash in
-      // between would take back what the phone was shown as taken (DESIGN §8).
+      // between would take back what the phone was shown as taken (DESIGN §8). Rare here: the
+      // wait above; only an answer from another of its sockets in between lands here.
       if (member.playerId && this.uncommitted.has(member.playerId)) await this.writes.flush();
       const state = this.state;
       const now = this.now();

@@ -48,8 +48,8 @@ export class StorageHealth {
     return cause;
   }
 
-  /** A transaction committed: storage takes writes again. */
-  committed(): void {
+  /** Storage takes writes again: a transaction committed, or /readyz's checks passed. */
+  recovered(): void {
     if (!this.last) return;
     this.last = undefined;
     this.emit(undefined);

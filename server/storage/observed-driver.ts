@@ -46,7 +46,7 @@ export class ObservedDriver implements Driver {
   async commitTransaction(connection: DatabaseConnection): Promise<void> {
     this.inTransaction.delete(connection);
     await this.observe(() => this.driver.commitTransaction(this.unwrap(connection)));
-    this.health.committed();
+    this.health.recovered();
   }
 
   async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
@@ -74,7 +74,7 @@ export class ObservedDriver implements Driver {
   private async execute<R>(observed: DatabaseConnection, connection: DatabaseConnection, query: CompiledQuery): Promise<QueryResult<R>> {
     const result = await this.observe(() => connection.executeQuery<R>(query));
     // A write outside a transaction is a commit of its own.
-    if (!this.inTransaction.has(observed) && WRITES.has(query.query.kind)) this.health.committed();
+    if (!this.inTransaction.has(observed) && WRITES.has(query.query.kind)) this.health.recovered();
     return result;
   }
 

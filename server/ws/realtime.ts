@@ -15,6 +15,7 @@ import { DEFAULT_HEARTBEAT, type HeartbeatOptions, startHeartbeat } from './hear
 import { Hub } from './hub.js';
 import { REHEARSAL_PLAYERS, rehearse } from './rehearsal.js';
 import { SocketServer } from './socket-server.js';
+import { KnownPlayers } from './known-players.js';
 import { type ClusterNode, type ClusterOptions, startClusterNode } from '../cluster/node.js';
 import type { RelayFrameKind } from '../cluster/edge.js';
 import type { SessionLifecycle } from '../sessions/lifecycle.js';
@@ -110,6 +111,8 @@ export async function startRealtime(deps: RealtimeDeps, options: RealtimeOptions
     rooms: cluster?.edge ?? rooms,
     store: deps.store,
     adminAuth: deps.adminAuth,
+    // Phones let in here may come back while the database is down (DESIGN §16).
+    knownPlayers: new KnownPlayers(),
     log: deps.log,
   });
   const onDeleted = (sessionId: string) => hub.closeSession(sessionId, CLOSE_CODES.sessionGone, 'Session deleted');
