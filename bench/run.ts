@@ -6,11 +6,14 @@
  * .bench/results.json; logs (and profiles with --cpu-prof) go to .bench/.
  * `npm run bench -- restart [2000]`: the reconnect storm after a crash (restart.ts), written to
  * .bench/restart.json.
+ * `npm run bench -- outage [200] [postgres-5 postgres-40 disk-5]`: storage faults under a live
+ * question (outage.ts), written to .bench/outage.json.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { formatReport } from './report.js';
 import { formatRestart, runRestart } from './restart.js';
+import { formatOutage, OUTAGE_SCENARIOS, type OutageScenario, runOutage } from './outage.js';
 import { DEFAULT_SCENARIOS, runBench, type Scenario } from './runner.js';
 import { REPO_ROOT } from './targets.js';
 import type { TargetName } from './ipc.js';
@@ -51,6 +54,21 @@ if (process.argv[2] === 'restart') {
   fs.writeFileSync(path.join(outDir, 'restart.json'), JSON.stringify({ startedAt: new Date().toISOString(), result }, null, 2) + '\n');
   console.log(`\n${formatRestart(result)}\n\nWritten to ${path.relative(process.cwd(), path.join(outDir, 'restart.json'))}`);
   process.exit(result.confirmedLost > 0 || result.phonesNotBack > 0 || result.missedTheQuestion > 0 ? 1 : 0);
+}
+if (process.argv[2] === 'outage') {
+  const rest = process.argv.slice(3);
+  const players = Number(rest.find((a) => /^\d+$/.test(a)) ?? 200);
+  const asked = rest.filter((a) => !/^\d+$/.test(a));
+  if (asked.some((a) => !(OUTAGE_SCENARIOS as readonly string[]).includes(a))) throw new Error(`usage: npm run bench -- outage [phones] [${OUTAGE_SCENARIOS.join(' ')}]`);
+  const scenarios = (asked.length ? asked : OUTAGE_SCENARIOS) as OutageScenario[];
+  console.log(`Marquee bench: storage outages under a live question, ${players} phones: ${scenarios.join(', ')}`);
+  const results = [];
+  for (const scenario of scenarios) results.push(await runOutage(scenario, players, outDir, (line) => console.log(line)));
+  fs.mkdirSync(outDir, { recursive: true });
+  fs.writeFileSync(path.join(outDir, 'outage.json'), JSON.stringify({ startedAt: new Date().toISOString(), results }, null, 2) + '\n');
+  console.log(`\n${formatOutage(results)}\n\nWritten to ${path.relative(process.cwd(), path.join(outDir, 'outage.json'))}`);
+  const failed = results.some((r) => !r.serverAlive || r.confirmedLost > 0 || r.phonesWithoutResult > 0 || r.resultsWrong > 0);
+  process.exit(failed ? 1 : 0);
 }
 const args = parseArgs(process.argv.slice(2));
 console.log(`Marquee bench: ${args.scenarios.map((s) => `${s.players}x${s.sessions}`).join(', ')}; ${args.rounds} rounds; ${args.targets.join(' + ')}`);

@@ -82,7 +82,7 @@ describe('Redis connections lost at random points (2 instances)', () => {
 
     let cuts = 0;
     for (const [qi, q] of game.questions.entries()) {
-      for (const p of phones) await p.waitFor((m) => m.type === 'session_state' && m.phase === 'question' && m.question.id === q.id, { timeoutMs: 30_000 });
+      for (const p of phones) await p.waitFor((m) => m.type === 'session_state' && m.phase === 'question' && m.question?.id === q.id, { timeoutMs: 30_000 });
       const results = phones.map((p) => p.waitFor((m) => m.type === 'answer_result' && m.questionId === q.id, { timeoutMs: 60_000 }));
       for (const [i, p] of phones.entries()) {
         await answer(p, q.id, i % 2);
