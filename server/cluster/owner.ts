@@ -16,6 +16,7 @@ import { type InboxEntry, encodeOutbox, entryTimeMs, instanceOf, parseInboxEntry
 import { takeEpoch } from './fence.js';
 import type { ClusterKeys } from './keys.js';
 import { HeldLease, type LeaseClient } from './lease.js';
+import { redisClockOffset } from './redis-clock.js';
 import { PlayerRoutes } from './routes.js';
 
 const GROUP = 'owner';
@@ -119,9 +120,21 @@ export class ClusterOwner {
     return this.scanning;
   }
 
+  /**
+   * Redis is back after an outage (DESIGN §16): leases held before it may have expired meanwhile.
+   * For one lease time this instance takes no session it does not own, so each owner (whose
+   * epoch the database still fences writes with) renews its own first and keeps its games,
+   * instead of a race handing them over to an instance that never ran them.
+   */
+  redisBack(): void {
+    this.claimsFromMs = HeldLease.now() + this.deps.leases.ttlMs;
+  }
+
+  private claimsFromMs = Number.NEGATIVE_INFINITY;
+
   /** Tries to take a session's lease now (a socket arrived for it, or the scan wants it). */
   claim(sessionId: string): void {
-    if (this.owned.has(sessionId) || this.closed) return;
+    if (this.owned.has(sessionId) || this.closed || HeldLease.now() < this.claimsFromMs) return;
     this.tryTake(sessionId).catch((err) => this.deps.log.warn({ err, sessionId }, 'cluster: taking a session failed'));
   }
 
@@ -207,11 +220,7 @@ export class ClusterOwner {
 
   /** Redis's clock minus ours, measured around one TIME round trip. */
   private async clockOffset(): Promise<number> {
-    const { clock, redis } = this.deps;
-    const before = clock.now();
-    const [seconds, micros] = await redis.time();
-    const after = clock.now();
-    return Number(seconds) * 1000 + Math.floor(Number(micros) / 1000) - (before + after) / 2;
+    return (await redisClockOffset(this.deps.redis, this.deps.clock)).offsetMs;
   }
 
   private announce(owned: Owned): void {
@@ -297,7 +306,9 @@ export class ClusterOwner {
       ids.push(id);
       const raw = fields[fields.indexOf('m') + 1];
       const entry = raw === undefined ? null : parseInboxEntry(raw);
-      if (entry) this.apply(owned, room, entry, entryTimeMs(id) - owned.clockOffsetMs);
+      // Stamped by the instance it reached (never later than Redis got it: a clock ahead gains nothing).
+      const arrivedAtRedisMs = entry?.k === 'event' && entry.t !== undefined ? Math.min(entry.t, entryTimeMs(id)) : entryTimeMs(id);
+      if (entry) this.apply(owned, room, entry, arrivedAtRedisMs - owned.clockOffsetMs);
     }
     // Acknowledged once the room has run them and stored their answers: an owner that dies before
     // leaves them pending, and the next owner runs them again.

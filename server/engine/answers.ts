@@ -42,13 +42,15 @@ export function submitAnswer(state: EngineState, event: SubmitAnswer, nowMs: num
     reject(out, connectionId, ERROR_CODES.duplicateAnswer, 'You have already answered this question');
     return state;
   }
+  // Timed by its arrival (DESIGN §16): an answer held on its way is scored as when it came.
+  const arrivedAtMs = Math.max(phase.startedAtMs, Math.min(nowMs, event.arrivedAtMs ?? nowMs));
   // An answer arriving exactly at the deadline still counts (for half the points).
-  if (phase.kind === 'reveal' || nowMs > phase.endsAtMs) {
+  if (phase.kind === 'reveal' || arrivedAtMs > phase.endsAtMs) {
     reject(out, connectionId, ERROR_CODES.lateAnswer, "Time's up: this question has closed");
     return state;
   }
 
-  const elapsedMs = nowMs - phase.startedAtMs;
+  const elapsedMs = arrivedAtMs - phase.startedAtMs;
   const isCorrect = selectedIndex === question.correctIndex;
   const answer: AnswerRecord = {
     questionId,
@@ -56,7 +58,7 @@ export function submitAnswer(state: EngineState, event: SubmitAnswer, nowMs: num
     isCorrect,
     pointsEarned: isCorrect ? pointsForCorrectAnswer(question.points, question.timeLimitSeconds, elapsedMs) : 0,
     elapsedMs,
-    answeredAtMs: nowMs,
+    answeredAtMs: arrivedAtMs,
   };
   out.push({ kind: 'saveAnswer', sessionId: state.program.sessionId, playerId, asking: phase.asking, answer });
   out.push({ kind: 'send', playerId, message: { type: 'answer_accepted', questionId, selectedIndex } });

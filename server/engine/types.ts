@@ -118,7 +118,19 @@ export type EngineEvent =
   | { type: 'player_disconnected'; playerId: string }
   | { type: 'display_connected' }
   | { type: 'display_disconnected' }
-  | { type: 'submit_answer'; connectionId: string; playerId: string; questionId: string; selectedIndex: number }
+  | {
+      type: 'submit_answer';
+      connectionId: string;
+      playerId: string;
+      questionId: string;
+      selectedIndex: number;
+      /**
+       * Set by the runner when the answer reached the server before the game's clock it is applied
+       * at (held by a Redis outage on its way to the owner, DESIGN §16): it is timed and judged
+       * late or not by this arrival, never earlier than the question's start.
+       */
+      arrivedAtMs?: number;
+    }
   | { type: 'admin_next_question'; connectionId?: string }
   | { type: 'admin_pause'; connectionId?: string }
   | { type: 'admin_toggle_autorotate'; connectionId?: string; autoRotate: boolean }

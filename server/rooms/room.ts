@@ -323,6 +323,8 @@ export class Room {
     if (!before) return;
     const nowMs = Math.max(stampMs, this.lastNowMs);
     this.lastNowMs = nowMs;
+    // An answer stamped before the game's clock (relayed late by a Redis outage) is timed by its stamp.
+    if (event.type === 'submit_answer' && stampMs < nowMs) event = { ...event, arrivedAtMs: stampMs };
     const { state, effects } = reduce(before, event, nowMs);
     this.state = state;
     await this.execute(effects, state.autoRotate !== before.autoRotate ? state.autoRotate : undefined);
