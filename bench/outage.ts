@@ -3,8 +3,9 @@
  * §16): ~200 phones answer a 30 s question worth 1,000 points while the server's storage goes
  * away 3 s into it and comes back: PostgreSQL cut for 5 s and 40 s (a TCP proxy between Marquee
  * and PostgreSQL drops every connection and refuses new ones; the 40 s cut outlasts the
- * question's deadline), and SQLite's disk full for 5 s (its data on a small tmpfs, filled by a
- * file and freed again). A tenth of the phones drop their socket 1 s into the cut and reconnect.
+ * question's deadline), Redis cut the same way for 5 s and 20 s under three instances (phones
+ * spread over them), and SQLite's disk full for 5 s (its data on a small tmpfs, filled by a file
+ * and freed again). A tenth of the phones drop their socket 1 s into the cut and reconnect.
  *
  * Per scenario: confirmed answers lost, phones without a result, results wrong, server alive, the
  * countdown frozen (the longest gap between two ticks a phone got, beyond the 1 s cadence), the
@@ -21,14 +22,14 @@ import pg from 'pg';
 import { pointsForCorrectAnswer } from '../server/engine/scoring.js';
 import { CuttableProxy } from '../server/testing/cuttable-proxy.js';
 import { CORRECT_INDEX, registerPlayers, setUpGame } from './api.js';
-import { BENCH_DATABASE_URL } from './cluster-target.js';
+import { BENCH_DATABASE_URL, startCluster } from './cluster-target.js';
 import { openSocket, Screen } from './clients.js';
 import { descriptorsFor } from './open-files.js';
 import { OutagePhone } from './outage-phone.js';
 import { sleep, until } from './wait.js';
 import { ADMIN_PASSWORD, freePort, startTarget } from './targets.js';
 
-export const OUTAGE_SCENARIOS = ['postgres-5', 'postgres-40', 'disk-5'] as const;
+export const OUTAGE_SCENARIOS = ['postgres-5', 'postgres-40', 'redis-5', 'redis-20', 'disk-5'] as const;
 export type OutageScenario = (typeof OUTAGE_SCENARIOS)[number];
 
 const TIME_LIMIT_MS = 30_000;
@@ -53,7 +54,7 @@ export interface OutageResult {
   /** Storage back → the last answer held through the cut confirmed (NaN: none was held until then). */
   acceptedAgainMs: number;
   /** Phones dropped 1 s into the cut; `waiting`: those holding an answer not yet committed (they wait for it, by design). */
-  reconnectsDuringCut: { dropped: number; waiting: number; backDuringCut: number; slowestBackMs: number };
+  reconnectsDuringCut: { dropped: number; waiting: number; backDuringCut: number; slowestBackMs: number; lastBackAfterRestoreMs: number };
   readyz: { during: string[]; unreadyAfterMs: number; readyAgainAfterMs: number; after: string };
 }
 
@@ -63,6 +64,55 @@ interface Fault {
   cut(): Promise<void>;
   restore(): Promise<void>;
   close(): Promise<void>;
+}
+
+/** The server(s) under test, and how their storage is cut. */
+interface OutageTarget {
+  baseUrl: string;
+  /** Where phones connect (three instances for the Redis scenarios: spread over them). */
+  socketUrls: string[];
+  cut(): Promise<void>;
+  restore(): Promise<void>;
+  close(): Promise<void>;
+}
+
+async function singleServer(scenario: OutageScenario, fault: Fault, players: number, outDir: string): Promise<OutageTarget> {
+  const reuse = fault.dataDir ? { port: await freePort(), dataDir: fault.dataDir } : undefined;
+  const logDir = path.join(outDir, 'logs');
+  const server = await startTarget('marquee', { logDir, label: `outage-${scenario}`, openFiles: descriptorsFor(players + 4), env: fault.env, reuse }).catch(async (err) => {
+    await fault.close();
+    throw err;
+  });
+  return {
+    baseUrl: server.baseUrl,
+    socketUrls: [server.baseUrl],
+    cut: () => fault.cut(),
+    restore: () => fault.restore(),
+    close: async () => {
+      await server.stop();
+      await fault.close();
+    },
+  };
+}
+
+/** Three instances (bench/cluster-target.ts) reaching their Redis through a cuttable proxy. */
+async function redisCluster(scenario: OutageScenario, players: number, outDir: string): Promise<OutageTarget> {
+  let proxy: CuttableProxy | undefined;
+  const cluster = await startCluster({ logDir: path.join(outDir, 'logs'), label: `outage-${scenario}`, openFiles: descriptorsFor(players + 4) }, async (url) => {
+    proxy = await CuttableProxy.start(url);
+    return proxy.url(url);
+  });
+  return {
+    baseUrl: cluster.baseUrl,
+    socketUrls: cluster.socketUrls,
+    cut: () => proxy!.cut(),
+    restore: () => proxy!.restore(),
+    close: async () => {
+      await proxy?.restore();
+      await cluster.stop();
+      await proxy?.close();
+    },
+  };
 }
 
 async function postgresFault(): Promise<Fault> {
@@ -109,9 +159,9 @@ function diskFault(): Fault {
 
 export async function runOutage(scenario: OutageScenario, players: number, outDir: string, log: (line: string) => void): Promise<OutageResult> {
   const outageMs = Number(scenario.split('-')[1]) * 1000;
-  const fault = scenario.startsWith('postgres') ? await postgresFault() : diskFault();
-  const reuse = fault.dataDir ? { port: await freePort(), dataDir: fault.dataDir } : undefined;
-  const server = await startTarget('marquee', { logDir: path.join(outDir, 'logs'), label: `outage-${scenario}`, openFiles: descriptorsFor(players + 4), env: fault.env, reuse });
+  const server = scenario.startsWith('redis')
+    ? await redisCluster(scenario, players, outDir)
+    : await singleServer(scenario, scenario.startsWith('postgres') ? await postgresFault() : diskFault(), players, outDir);
   const phones: OutagePhone[] = [];
   const readyz: { atMs: number; state: string }[] = [];
   let polling = true;
@@ -120,6 +170,7 @@ export async function runOutage(scenario: OutageScenario, players: number, outDi
     const [sessionId] = game.sessionIds;
     const registered = await registerPlayers(server.baseUrl, game.sessionIds, players, 16, randomBytes(4).toString('hex'));
     const wsBase = server.baseUrl.replace(/^http/, 'ws');
+    const wsBases = server.socketUrls.map((url) => url.replace(/^http/, 'ws'));
     const admin = new Screen();
     admin.ws = await openSocket(`${wsBase}/ws?${new URLSearchParams({ sessionId, type: 'admin', token: game.adminToken })}`, admin.onFrame);
     admin.ws.on('error', () => undefined);
@@ -128,7 +179,7 @@ export async function runOutage(scenario: OutageScenario, players: number, outDi
     const lastAnswerMs = Math.min(CUT_AT_MS + outageMs + 4_000, TIME_LIMIT_MS - 2_000);
     for (const [i, player] of registered.entries()) {
       const query = new URLSearchParams({ sessionId, type: 'player', playerId: player.id, playerToken: player.playerToken });
-      phones.push(new OutagePhone(`${wsBase}/ws?${query}`, i % 4, 1_000 + Math.random() * (lastAnswerMs - 1_000), TIME_LIMIT_MS));
+      phones.push(new OutagePhone(`${wsBases[i % wsBases.length]}/ws?${query}`, i % 4, 1_000 + Math.random() * (lastAnswerMs - 1_000), TIME_LIMIT_MS));
     }
     for (const phone of phones) phone.connect();
     await sleep(2_000);
@@ -136,7 +187,8 @@ export async function runOutage(scenario: OutageScenario, players: number, outDi
       while (polling) {
         const res = await fetch(`${server.baseUrl}/readyz`).catch(() => null);
         const body = res ? ((await res.json().catch(() => ({}))) as { checks?: Record<string, string> }) : null;
-        readyz.push({ atMs: Date.now(), state: res ? `${res.status} database: ${body?.checks?.database ?? '?'}` : 'no answer' });
+        const failing = Object.entries(body?.checks ?? {}).filter(([, value]) => value !== 'ok' && value !== 'off');
+        readyz.push({ atMs: Date.now(), state: res ? `${res.status}${failing.map(([name, value]) => ` ${name}: ${value}`).join(',')}` : 'no answer' });
         await sleep(READYZ_POLL_MS);
       }
     })();
@@ -145,7 +197,7 @@ export async function runOutage(scenario: OutageScenario, players: number, outDi
     if (!(await until(() => phones.every((p) => p.questionId !== null), 15_000))) throw new Error('the question did not reach every phone');
     const startedAt = phones[0].startedAtMs;
     await sleep(Math.max(0, startedAt + CUT_AT_MS - Date.now()));
-    await fault.cut();
+    await server.cut();
     const cutAt = Date.now();
     log(`  ${scenario}: storage cut ${((cutAt - startedAt) / 1000).toFixed(1)} s into the question`);
     await sleep(1_000);
@@ -153,7 +205,7 @@ export async function runOutage(scenario: OutageScenario, players: number, outDi
     const waiting = dropped.filter((p) => p.answered && p.confirmed === null).length;
     for (const phone of dropped) phone.drop();
     await sleep(Math.max(0, cutAt + outageMs - Date.now()));
-    await fault.restore();
+    await server.restore();
     const restoredAt = Date.now();
     log(`  ${scenario}: storage back after ${((restoredAt - cutAt) / 1000).toFixed(1)} s`);
     await until(() => phones.every((p) => !p.answered || p.result !== null), RESULTS_TIMEOUT_MS + Math.max(0, startedAt + TIME_LIMIT_MS - Date.now()));
@@ -164,8 +216,7 @@ export async function runOutage(scenario: OutageScenario, players: number, outDi
   } finally {
     polling = false;
     for (const phone of phones) phone.stop();
-    await server.stop();
-    await fault.close();
+    await server.close();
   }
 }
 
@@ -222,6 +273,7 @@ function summarize(scenario: OutageScenario, run: Run): OutageResult {
       waiting: run.waiting,
       backDuringCut: back.length,
       slowestBackMs: back.length ? Math.max(...back.map((p) => p.backAtMs - p.droppedAtMs)) : Number.NaN,
+      lastBackAfterRestoreMs: dropped.length > back.length ? Math.max(...dropped.filter((p) => !back.includes(p)).map((p) => p.backAtMs - restoredAt)) : Number.NaN,
     },
     readyz: {
       during: [...new Set(during.map((r) => r.state))],
@@ -247,6 +299,7 @@ export function formatOutage(results: OutageResult[]): string {
       'reconnects during the cut: back / dropped (of which waiting for their commit), slowest',
       (r) => `${r.reconnectsDuringCut.backDuringCut} / ${r.reconnectsDuringCut.dropped} (${r.reconnectsDuringCut.waiting}), ${s(r.reconnectsDuringCut.slowestBackMs)}`,
     ],
+    ['the others: storage back → last one back', (r) => s(r.reconnectsDuringCut.lastBackAfterRestoreMs)],
     ['/readyz during the cut', (r) => r.readyz.during.join('; ')],
     ['/readyz: cut → 503; back → 200', (r) => `${s(r.readyz.unreadyAfterMs)}; ${s(r.readyz.readyAgainAfterMs)}`],
     ['/readyz after', (r) => r.readyz.after],
