@@ -139,13 +139,24 @@ function withStatementCache(sqlite: SQLiteDatabase): SqliteDatabase {
 }
 
 /** A connection attempt that gets no answer (a dead host, a cut network) fails after this long. */
-const PG_CONNECT_TIMEOUT_MS = 3_000;
+const PG_CONNECT_TIMEOUT_MS = 5_000;
+
+/**
+ * The timeout goes on each client's own connect, not on the pool: the pool's option would also
+ * fail a query that merely waits that long for a free connection (a reconnect storm on a busy
+ * machine), which is load, not a fault.
+ */
+class TimedConnectClient extends pg.Client {
+  constructor(config: pg.ClientConfig = {}) {
+    super({ ...config, connectionTimeoutMillis: PG_CONNECT_TIMEOUT_MS });
+  }
+}
 
 function openPostgres(url: string, schema: string | undefined): DatabaseHandle {
   const pool = new pg.Pool({
     connectionString: url,
     max: 10,
-    connectionTimeoutMillis: PG_CONNECT_TIMEOUT_MS,
+    Client: TimedConnectClient,
     // A connection whose server vanished without a word is found out by the kernel, not left hanging.
     keepAlive: true,
     ...(schema ? { options: `-c search_path=${schema}` } : {}),

@@ -27,6 +27,8 @@ interface Fault {
   mend(): Promise<void>;
   /** What /readyz's database check may say while broken. */
   causes: string[];
+  /** Reads fail too (PostgreSQL away; a full disk still reads). */
+  readsFail: boolean;
 }
 
 async function readyz(server: TestServer): Promise<{ status: number; body: any }> {
@@ -118,6 +120,10 @@ function runOutage(name: string, setup: () => Promise<{ database: TestDatabase; 
       const unready = await readyzUntil(server, (r) => r.status === 503);
       expect(unready.body).toMatchObject({ status: 'unready' });
       expect(fault.causes).toContain(unready.body.checks.database);
+      // The admin's REST calls say the database is away: a 503 to retry, not a 500.
+      const listed = await api.get('/api/admin/sessions');
+      if (fault.readsFail) expect(listed).toMatchObject({ status: 503, body: { message: expect.stringContaining('database is unavailable') } });
+      else expect(listed.status).toBe(200);
 
       // The room keeps time: a tick a second reaches the screen while storage is down.
       const from = d.messages.length;
@@ -170,7 +176,7 @@ runOutage('PostgreSQL cut mid-question', async () => {
   const proxy = await CuttableProxy.start(TEST_DATABASE_URL);
   return {
     database: { ...database, databaseUrl: proxy.url(TEST_DATABASE_URL) },
-    fault: { break: () => proxy.cut(), mend: () => proxy.restore(), causes: ['connection refused', 'connection lost'] },
+    fault: { break: () => proxy.cut(), mend: () => proxy.restore(), causes: ['connection refused', 'connection lost'], readsFail: true },
     cleanup: async () => {
       await proxy.close();
       await database.drop();
@@ -199,6 +205,7 @@ runOutage(
         },
         mend: async () => fs.rmSync(filler, { force: true }),
         causes: ['disk full'],
+        readsFail: false,
       },
       cleanup: async () => {
         execFileSync('umount', ['-l', tmpfsDir]);
