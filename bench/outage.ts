@@ -13,7 +13,6 @@
  * time from storage back until the last held answer was confirmed, the reconnects during the cut,
  * and /readyz (polled every 100 ms) during and after. The server is Marquee as `npm start` runs it.
  */
-import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -21,6 +20,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { pointsForCorrectAnswer } from '../server/engine/scoring.js';
 import { CuttableProxy } from '../server/testing/cuttable-proxy.js';
+import { mountSmallDisk } from '../server/testing/small-disk.js';
 import { CORRECT_INDEX, registerPlayers, setUpGame } from './api.js';
 import { BENCH_DATABASE_URL, startCluster } from './cluster-target.js';
 import { openSocket, Screen } from './clients.js';
@@ -133,26 +133,17 @@ async function postgresFault(): Promise<Fault> {
   };
 }
 
-/** SQLite's data on a 64 MB tmpfs (mounting needs root: the scenario says so and is skipped otherwise). */
+/** SQLite's data on a 64 MB tmpfs (mounting needs root). */
 function diskFault(): Fault {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'marquee-bench-disk-'));
-  execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=64m', 'tmpfs', dataDir], { stdio: 'pipe' });
-  const filler = path.join(dataDir, 'filler');
+  const disk = mountSmallDisk(fs.mkdtempSync(path.join(os.tmpdir(), 'marquee-bench-disk-')), 64);
   return {
     env: {},
-    dataDir,
-    cut: async () => {
-      const { bavail, bsize } = fs.statfsSync(dataDir);
-      try {
-        fs.writeFileSync(filler, Buffer.alloc(bavail * bsize));
-      } catch {
-        // ENOSPC at the very end: full, as wanted.
-      }
-    },
-    restore: async () => fs.rmSync(filler, { force: true }),
+    dataDir: disk.dir,
+    cut: async () => disk.fill(),
+    restore: async () => disk.free(),
     close: async () => {
-      execFileSync('umount', ['-l', dataDir]);
-      fs.rmSync(dataDir, { recursive: true, force: true });
+      disk.unmount();
+      fs.rmSync(disk.dir, { recursive: true, force: true });
     },
   };
 }

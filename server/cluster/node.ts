@@ -161,7 +161,10 @@ export async function startClusterNode(options: ClusterOptions, deps: ClusterNod
   });
   // Redis back after an outage: owners renew their own leases before anyone takes a session.
   let commandsWereDown = false;
-  redis.on('close', () => (commandsWereDown = true));
+  redis.on('close', () => {
+    commandsWereDown = true;
+    owner.redisDown();
+  });
   redis.on('ready', () => {
     if (!commandsWereDown) return;
     commandsWereDown = false;

@@ -130,6 +130,11 @@ export class ClusterOwner {
     this.claimsFromMs = HeldLease.now() + this.deps.leases.ttlMs;
   }
 
+  /** Redis is away: a claim now would wait in the command queue and race the owner when it returns. */
+  redisDown(): void {
+    this.claimsFromMs = Number.POSITIVE_INFINITY;
+  }
+
   private claimsFromMs = Number.NEGATIVE_INFINITY;
 
   /** Tries to take a session's lease now (a socket arrived for it, or the scan wants it). */
@@ -154,18 +159,28 @@ export class ClusterOwner {
   }
 
   private async renew(owned: Owned): Promise<void> {
-    const sentAt = HeldLease.now();
-    const result = await this.deps.leases.renew(owned.lease.key);
-    if (owned.stopping) return;
+    let result: Awaited<ReturnType<LeaseClient['renew']>> = 'renewed';
+    let retaken = false;
+    // A renewal held up by a Redis outage confirms a moment long past: the lease would still look
+    // expired and every frame (the fresh states below, confirmations) be dropped until the next
+    // scan. Renewed again at once, a few times at most (DESIGN §16).
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const sentAt = HeldLease.now();
+      result = await this.deps.leases.renew(owned.lease.key);
+      if (owned.stopping) return;
+      if (result === 'lost') break;
+      retaken ||= result === 'retaken';
+      owned.lease.confirmed(sentAt);
+      if (owned.lease.valid) break;
+    }
     if (result === 'lost') {
       this.deps.log.warn({ sessionId: owned.sessionId }, 'cluster: lease taken by another instance; stopping the session here');
       await this.lose(owned.sessionId);
       return;
     }
-    owned.lease.confirmed(sentAt);
     // The key was gone (Redis came back empty, or it expired before this renewal: a stalled
     // process): frames may have been lost meanwhile, so every socket gets a fresh state.
-    if (result === 'retaken') {
+    if (retaken) {
       this.deps.log.warn({ sessionId: owned.sessionId }, 'cluster: the lease had lapsed and was taken again; every socket gets a fresh state');
       this.announce(owned);
     }

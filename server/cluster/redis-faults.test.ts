@@ -7,41 +7,27 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestApi } from '../testing/api.js';
-import { CuttableProxy } from '../testing/cuttable-proxy.js';
-import { createTestDatabase, type TestDatabase } from '../testing/databases.js';
-import { TEST_REDIS_URL, dropPrefix, testRedis, uniquePrefix } from '../testing/redis.js';
-import { startTestServer, type TestServer } from '../testing/server.js';
+import type { CuttableProxy } from '../testing/cuttable-proxy.js';
+import type { TestServer } from '../testing/server.js';
 import type { TestSocket } from '../ws/test-client.js';
 import { type Game, createGame, player } from '../ws/test-setup.js';
-import { TEST_LEASE_TTL_MS, TEST_SCAN_MS } from './testing/cluster.js';
+import { type ProxiedCluster, startProxiedCluster } from './testing/proxied-cluster.js';
 
 const PHONES = 6;
 const QUESTIONS = 2;
 
 describe('Redis connections lost at random points (2 instances)', () => {
-  let database: TestDatabase;
+  let cluster: ProxiedCluster;
   let proxy: CuttableProxy;
   let servers: TestServer[];
   let game: Game;
-  const prefix = uniquePrefix();
   const uncaught: unknown[] = [];
   const onUncaught = (err: unknown) => uncaught.push(err);
 
   beforeAll(async () => {
     process.on('uncaughtException', onUncaught);
-    database = await createTestDatabase('postgres');
-    proxy = await CuttableProxy.start(TEST_REDIS_URL);
-    servers = [];
-    for (let i = 0; i < 2; i++) {
-      servers.push(
-        await startTestServer({
-          database,
-          env: { REDIS_URL: proxy.url(TEST_REDIS_URL), INSTANCE_ID: `node-${i + 1}` },
-          cluster: { keyPrefix: prefix, leaseTtlMs: TEST_LEASE_TTL_MS, scanMs: TEST_SCAN_MS },
-          realtime: { rehearsalPlayers: 0 },
-        }),
-      );
-    }
+    cluster = await startProxiedCluster(2);
+    ({ proxy, servers } = cluster);
     const api = new TestApi(servers[0]);
     await api.login();
     game = await createGame(servers[0], api, {
@@ -52,13 +38,7 @@ describe('Redis connections lost at random points (2 instances)', () => {
 
   afterAll(async () => {
     process.off('uncaughtException', onUncaught);
-    await proxy?.restore();
-    await Promise.all((servers ?? []).map((s) => s.close()));
-    await proxy?.close();
-    const redis = testRedis();
-    await dropPrefix(redis, prefix);
-    redis.disconnect();
-    await database?.drop();
+    await cluster?.close();
   });
 
   /** Sends until accepted: an answer sent while Redis is away may be refused with an error to retry. */

@@ -7,7 +7,6 @@
  * reconnects gets its state from the running room. Once storage is back every held answer is
  * confirmed and scored by its arrival, and /readyz is ready again.
  */
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -15,6 +14,7 @@ import { FakeClock } from '../rooms/fake-clock.js';
 import type { TestApi } from '../testing/api.js';
 import { CuttableProxy } from '../testing/cuttable-proxy.js';
 import { createTestDatabase, TEST_DATABASE_URL, type TestDatabase } from '../testing/databases.js';
+import { mountSmallDisk, type SmallDisk } from '../testing/small-disk.js';
 import type { TestServer } from '../testing/server.js';
 import type { TestSocket } from './test-client.js';
 import { type Game, createGame, display, player, startGameServer } from './test-setup.js';
@@ -52,17 +52,6 @@ async function until(done: () => boolean): Promise<void> {
   while (!done()) {
     if (Date.now() > deadline) throw new Error('timed out');
     await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
-
-/** Mounts a small tmpfs for SQLite's data; undefined (with the reason) where mounting is not permitted. */
-function mountTmpfs(dir: string, sizeMb: number): string | undefined {
-  try {
-    fs.mkdirSync(dir, { recursive: true });
-    execFileSync('mount', ['-t', 'tmpfs', '-o', `size=${sizeMb}m`, 'tmpfs', dir], { stdio: 'pipe' });
-    return undefined;
-  } catch (err) {
-    return (err as Error).message.split('\n')[0];
   }
 }
 
@@ -184,31 +173,22 @@ runOutage('PostgreSQL cut mid-question', async () => {
   };
 });
 
-const tmpfsDir = path.join(fs.mkdtempSync('/tmp/marquee-full-'), 'data');
-const mountRefused = mountTmpfs(tmpfsDir, 16);
+let disk: SmallDisk | undefined;
+let mountRefused: string | undefined;
+try {
+  disk = mountSmallDisk(path.join(fs.mkdtempSync('/tmp/marquee-full-'), 'data'), 16);
+} catch (err) {
+  mountRefused = (err as Error).message.split('\n')[0];
+}
 runOutage(
   'SQLite on a disk that fills up mid-question',
   async () => {
     const database = await createTestDatabase('sqlite');
-    const filler = path.join(tmpfsDir, 'filler');
     return {
-      database: { ...database, dataDir: tmpfsDir },
-      fault: {
-        // Everything the disk has left goes to a file: SQLite's next write that needs a page fails.
-        break: async () => {
-          const { bavail, bsize } = fs.statfsSync(tmpfsDir);
-          try {
-            fs.writeFileSync(filler, Buffer.alloc(bavail * bsize));
-          } catch {
-            // ENOSPC at the very end: full, as wanted.
-          }
-        },
-        mend: async () => fs.rmSync(filler, { force: true }),
-        causes: ['disk full'],
-        readsFail: false,
-      },
+      database: { ...database, dataDir: disk!.dir },
+      fault: { break: async () => disk!.fill(), mend: async () => disk!.free(), causes: ['disk full'], readsFail: false },
       cleanup: async () => {
-        execFileSync('umount', ['-l', tmpfsDir]);
+        disk!.unmount();
         await database.drop();
       },
     };
