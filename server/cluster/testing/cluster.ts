@@ -18,7 +18,8 @@ export interface TestCluster {
 export const TEST_LEASE_TTL_MS = 1_500;
 export const TEST_SCAN_MS = 200;
 
-export async function startTestCluster(size: number): Promise<TestCluster> {
+/** `redisUrl`: the fault tests reach Redis through a cuttable proxy (proxied-cluster.ts). */
+export async function startTestCluster(size: number, redisUrl = TEST_REDIS_URL): Promise<TestCluster> {
   const database = await createTestDatabase('postgres');
   const prefix = uniquePrefix();
   const servers: TestServer[] = [];
@@ -26,7 +27,7 @@ export async function startTestCluster(size: number): Promise<TestCluster> {
     servers.push(
       await startTestServer({
         database,
-        env: { REDIS_URL: TEST_REDIS_URL, INSTANCE_ID: `node-${i + 1}` },
+        env: { REDIS_URL: redisUrl, INSTANCE_ID: `node-${i + 1}` },
         cluster: { keyPrefix: prefix, leaseTtlMs: TEST_LEASE_TTL_MS, scanMs: TEST_SCAN_MS },
         realtime: { rehearsalPlayers: 0 },
       }),

@@ -1,48 +1,25 @@
 /**
- * Instances of a test cluster that reach Redis through a cuttable proxy (server/testing/
- * cuttable-proxy.ts), for the Redis fault tests: on one PostgreSQL schema and the machine's Redis
- * under a unique key prefix, with short leases.
+ * A test cluster (cluster.ts) whose instances reach Redis through a cuttable proxy
+ * (server/testing/cuttable-proxy.ts), for the Redis fault tests.
  */
 import { CuttableProxy } from '../../testing/cuttable-proxy.js';
-import { createTestDatabase, type TestDatabase } from '../../testing/databases.js';
-import { TEST_REDIS_URL, dropPrefix, testRedis, uniquePrefix } from '../../testing/redis.js';
-import { startTestServer, type TestServer } from '../../testing/server.js';
-import { TEST_LEASE_TTL_MS, TEST_SCAN_MS } from './cluster.js';
+import { TEST_REDIS_URL } from '../../testing/redis.js';
+import { type TestCluster, startTestCluster } from './cluster.js';
 
-export interface ProxiedCluster {
-  database: TestDatabase;
+export interface ProxiedCluster extends TestCluster {
   proxy: CuttableProxy;
-  servers: TestServer[];
-  close(): Promise<void>;
 }
 
 export async function startProxiedCluster(size: number): Promise<ProxiedCluster> {
-  const database = await createTestDatabase('postgres');
   const proxy = await CuttableProxy.start(TEST_REDIS_URL);
-  const prefix = uniquePrefix();
-  const servers: TestServer[] = [];
-  for (let i = 0; i < size; i++) {
-    servers.push(
-      await startTestServer({
-        database,
-        env: { REDIS_URL: proxy.url(TEST_REDIS_URL), INSTANCE_ID: `node-${i + 1}` },
-        cluster: { keyPrefix: prefix, leaseTtlMs: TEST_LEASE_TTL_MS, scanMs: TEST_SCAN_MS },
-        realtime: { rehearsalPlayers: 0 },
-      }),
-    );
-  }
+  const cluster = await startTestCluster(size, proxy.url(TEST_REDIS_URL));
   return {
-    database,
+    ...cluster,
     proxy,
-    servers,
     close: async () => {
       await proxy.restore();
-      await Promise.all(servers.map((s) => s.close()));
+      await cluster.close();
       await proxy.close();
-      const redis = testRedis();
-      await dropPrefix(redis, prefix);
-      redis.disconnect();
-      await database.drop();
     },
   };
 }
