@@ -38,7 +38,15 @@ export interface Game {
  * Logs in, creates `rounds` questions and `sessions` sessions holding them all, starts the sessions
  * (`concurrency` sessions set up at once: a chain's operators do not wait for each other).
  */
-export async function setUpGame(baseUrl: string, password: string, sessions: number, rounds: number, concurrency = 1): Promise<Game> {
+export async function setUpGame(
+  baseUrl: string,
+  password: string,
+  sessions: number,
+  rounds: number,
+  concurrency = 1,
+  /** The outage scenario asks a shorter question (its deadline falls inside a long cut). */
+  shape: { timeLimitSeconds: number; points: number } = { timeLimitSeconds: QUESTION_TIME_LIMIT_SECONDS, points: QUESTION_POINTS },
+): Promise<Game> {
   const { token } = await call<{ token: string }>(baseUrl, '/api/admin/login', { username: 'admin', password });
   const questionIds: string[] = [];
   for (let r = 0; r < rounds; r++) {
@@ -49,8 +57,8 @@ export async function setUpGame(baseUrl: string, password: string, sessions: num
         text: `Bench question ${r + 1}: which film opened the cinema's first season?`,
         choices: ['Metropolis', 'Nosferatu', 'The Kid', 'Safety Last!'],
         correctIndex: CORRECT_INDEX,
-        points: QUESTION_POINTS,
-        timeLimitSeconds: QUESTION_TIME_LIMIT_SECONDS,
+        points: shape.points,
+        timeLimitSeconds: shape.timeLimitSeconds,
         categories: ['bench', 'film'],
       },
       token,

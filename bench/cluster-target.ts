@@ -74,12 +74,17 @@ async function relayFrames(node: RunningTarget): Promise<FrameCounts> {
   return counts;
 }
 
-export async function startCluster(options: TargetOptions): Promise<RunningCluster> {
+/**
+ * `redisVia`: the outage scenario puts a cuttable proxy between the instances and Redis; it gets
+ * the bench Redis's URL and returns the one the instances use.
+ */
+export async function startCluster(options: TargetOptions, redisVia: (url: string) => Promise<string> = async (url) => url): Promise<RunningCluster> {
   const schema = `bench_${randomBytes(5).toString('hex')}`;
   const admin = new pg.Client({ connectionString: BENCH_DATABASE_URL });
   await admin.connect();
   await admin.query(`create schema ${schema}`);
   const redis = await ownRedis();
+  const redisUrl = await redisVia(redis.url);
   const nodes: RunningTarget[] = [];
   const stop = async () => {
     await Promise.all(nodes.map((n) => n.stop()));
@@ -95,7 +100,7 @@ export async function startCluster(options: TargetOptions): Promise<RunningClust
         await startTarget('cluster', {
           ...options,
           label: `${options.label}-node${i + 1}`,
-          env: { DATABASE_URL: BENCH_DATABASE_URL, DATABASE_SCHEMA: schema, REDIS_URL: redis.url, INSTANCE_ID: instanceId(i) },
+          env: { DATABASE_URL: BENCH_DATABASE_URL, DATABASE_SCHEMA: schema, REDIS_URL: redisUrl, INSTANCE_ID: instanceId(i) },
         }),
       );
     }

@@ -15,6 +15,8 @@
  * sessions over three instances (cluster-idle.ts), written to .bench/cluster-idle.json.
  * `npm run bench -- networks [400] [--questions 3] [--client old|new|both]`: phones on four shaped
  * network profiles (networks.ts), written to .bench/networks.json.
+ * `npm run bench -- outage [200] [postgres-5 postgres-40 disk-5]`: storage faults under a live
+ * question (outage.ts), written to .bench/outage.json.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -24,6 +26,7 @@ import { FLOOD_OUTPUT, formatFlood, runFlood } from './flood.js';
 import { formatClusterIdle, runClusterIdle } from './cluster-idle.js';
 import { DEFAULT_SCENARIOS, MANY_IDLE_MS, MANY_SCENARIO, runBench, type Scenario } from './runner.js';
 import { NETWORKS_OUT, formatNetworks, runNetworks } from './networks-run.js';
+import { formatOutage, OUTAGE_SCENARIOS, type OutageScenario, runOutage } from './outage.js';
 import { REPO_ROOT } from './targets.js';
 import type { TargetName } from './ipc.js';
 
@@ -115,6 +118,21 @@ if (process.argv[2] === 'networks') {
   fs.writeFileSync(NETWORKS_OUT(outDir), JSON.stringify({ startedAt: new Date().toISOString(), results }, null, 2) + '\n');
   console.log(`\n${formatNetworks(results)}\n\nWritten to ${path.relative(process.cwd(), NETWORKS_OUT(outDir))}`);
   process.exit(0);
+}
+if (process.argv[2] === 'outage') {
+  const rest = process.argv.slice(3);
+  const players = Number(rest.find((a) => /^\d+$/.test(a)) ?? 200);
+  const asked = rest.filter((a) => !/^\d+$/.test(a));
+  if (asked.some((a) => !(OUTAGE_SCENARIOS as readonly string[]).includes(a))) throw new Error(`usage: npm run bench -- outage [phones] [${OUTAGE_SCENARIOS.join(' ')}]`);
+  const scenarios = (asked.length ? asked : OUTAGE_SCENARIOS) as OutageScenario[];
+  console.log(`Marquee bench: storage outages under a live question, ${players} phones: ${scenarios.join(', ')}`);
+  const results = [];
+  for (const scenario of scenarios) results.push(await runOutage(scenario, players, outDir, (line) => console.log(line)));
+  fs.mkdirSync(outDir, { recursive: true });
+  fs.writeFileSync(path.join(outDir, 'outage.json'), JSON.stringify({ startedAt: new Date().toISOString(), results }, null, 2) + '\n');
+  console.log(`\n${formatOutage(results)}\n\nWritten to ${path.relative(process.cwd(), path.join(outDir, 'outage.json'))}`);
+  const failed = results.some((r) => !r.serverAlive || r.confirmedLost > 0 || r.phonesWithoutResult > 0 || r.resultsWrong > 0);
+  process.exit(failed ? 1 : 0);
 }
 const args = parseArgs(process.argv.slice(2));
 console.log(`Marquee bench: ${args.scenarios.map((s) => `${s.players}x${s.sessions}`).join(', ')}; ${args.rounds} rounds; ${args.targets.join(' + ')}`);

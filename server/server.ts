@@ -79,7 +79,9 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const lifecycle = new SessionLifecycle(store);
   const mediaStore = createMediaStore(config, secret);
   const readiness = new Readiness();
-  readiness.register('database', databaseProbe(store));
+  readiness.register('database', databaseProbe(store, config.databaseUrl ? undefined : config.dataDir));
+  // A storage fault seen by any query (or storage back) shows on /readyz at once (DESIGN §16).
+  store.handle.health.onChange(() => readiness.invalidate());
   readiness.register('media', mediaProbe(mediaStore));
   // Until the multi-instance mode owns a Redis connection (and registers its own probe), one of its own.
   const redis = config.redisUrl ? redisProbe(config.redisUrl, READINESS_TIMEOUT_MS) : undefined;

@@ -49,6 +49,8 @@ export interface EdgeDeps {
   claim(sessionId: string): void;
   /** Counts each frame received from an owner: `used` when a socket here was among its targets. */
   countFrame?(kind: RelayFrameKind, used: boolean): void;
+  /** Now in Redis's clock (undefined until measured): client messages are stamped with it on arrival. */
+  redisNow?(): number | undefined;
 }
 
 /** What a relayed frame was for (the metric's label). */
@@ -131,7 +133,7 @@ export class EdgeRooms implements RoomDirectory {
         }),
       dispatch: (event: EngineEvent) => {
         const relayed = 'connectionId' in event && event.connectionId ? { ...event, connectionId: globalId(event.connectionId) } : event;
-        this.send(sessionId, { k: 'event', event: relayed });
+        this.send(sessionId, { k: 'event', event: relayed, t: this.deps.redisNow?.() });
       },
       disconnect: async (connectionId) => {
         const c = globalId(connectionId);

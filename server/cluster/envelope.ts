@@ -52,7 +52,13 @@ const connectEntry = z.object({
 });
 const disconnectEntry = z.object({ k: z.literal('disconnect'), c: z.string().min(1) });
 // Events were validated at the socket that received them; the owner trusts its peers' shape.
-const eventEntry = z.object({ k: z.literal('event'), event: z.custom<EngineEvent>((v) => typeof v === 'object' && v !== null && 'type' in v) });
+// `t`: when the message reached its instance, in Redis's clock (DESIGN §16: stamped where it
+// arrived, so one held up by a Redis outage is still timed by its arrival).
+const eventEntry = z.object({
+  k: z.literal('event'),
+  event: z.custom<EngineEvent>((v) => typeof v === 'object' && v !== null && 'type' in v),
+  t: z.number().finite().optional(),
+});
 const inboxEntry = z.discriminatedUnion('k', [connectEntry, disconnectEntry, eventEntry]);
 
 export type InboxEntry = z.infer<typeof inboxEntry>;

@@ -16,6 +16,7 @@ import { epochFence } from './fence.js';
 import { ClusterKeys } from './keys.js';
 import { LeaseClient } from './lease.js';
 import { ClusterOwner } from './owner.js';
+import { RedisClock } from './redis-clock.js';
 import { relayPublisher } from './relay.js';
 import type { PreShowOwnership } from '../showtimes/ownership.js';
 
@@ -155,7 +156,23 @@ export async function startClusterNode(options: ClusterOptions, deps: ClusterNod
     scanMs: options.scanMs ?? DEFAULT_SCAN_MS,
   });
   owner.publisherFor = () => broadcaster;
-  const edge: EdgeRooms = new EdgeRooms({ instanceId, keys, redis, subscriber, hub: deps.hub, store: deps.store, log: deps.log, claim: (id) => owner.claim(id), countFrame: deps.countRelayFrame });
+  // Client messages are stamped in Redis's clock where they arrive (DESIGN §16).
+  const redisClock = new RedisClock(redis, deps.clock);
+  const edge: EdgeRooms = new EdgeRooms({
+    instanceId, keys, redis, subscriber, hub: deps.hub, store: deps.store, log: deps.log,
+    claim: (id) => owner.claim(id), countFrame: deps.countRelayFrame, redisNow: () => redisClock.now(),
+  });
+  // Redis back after an outage: owners renew their own leases before anyone takes a session.
+  let commandsWereDown = false;
+  redis.on('close', () => {
+    commandsWereDown = true;
+    owner.redisDown();
+  });
+  redis.on('ready', () => {
+    if (!commandsWereDown) return;
+    commandsWereDown = false;
+    owner.redisBack();
+  });
 
   const events = new ClusterEvents({ keys, redis, reader: connect(options.redisUrl, deps.log, 'lifecycle'), origin: leases.holder, log: deps.log }, deps.lifecycle);
   events.start();
@@ -200,6 +217,7 @@ export async function startClusterNode(options: ClusterOptions, deps: ClusterNod
     close: async () => {
       edge.closing = true;
       await liveGames.stop();
+      redisClock.close();
       events.close();
       await owner.close();
       await rooms.close();

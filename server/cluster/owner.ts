@@ -16,6 +16,7 @@ import { type InboxEntry, encodeOutbox, entryTimeMs, instanceOf, parseInboxEntry
 import { takeEpoch } from './fence.js';
 import type { ClusterKeys } from './keys.js';
 import { HeldLease, type LeaseClient, type RenewResult } from './lease.js';
+import { redisClockOffset } from './redis-clock.js';
 import { PlayerRoutes } from './routes.js';
 
 const GROUP = 'owner';
@@ -119,9 +120,26 @@ export class ClusterOwner {
     return this.scanning;
   }
 
+  /**
+   * Redis is back after an outage (DESIGN §16): leases held before it may have expired meanwhile.
+   * For one lease time this instance takes no session it does not own, so each owner (whose
+   * epoch the database still fences writes with) renews its own first and keeps its games,
+   * instead of a race handing them over to an instance that never ran them.
+   */
+  redisBack(): void {
+    this.claimsFromMs = HeldLease.now() + this.deps.leases.ttlMs;
+  }
+
+  /** Redis is away: a claim now would wait in the command queue and race the owner when it returns. */
+  redisDown(): void {
+    this.claimsFromMs = Number.POSITIVE_INFINITY;
+  }
+
+  private claimsFromMs = Number.NEGATIVE_INFINITY;
+
   /** Tries to take a session's lease now (a socket arrived for it, or the scan wants it). */
   claim(sessionId: string): void {
-    if (this.owned.has(sessionId) || this.closed) return;
+    if (this.owned.has(sessionId) || this.closed || HeldLease.now() < this.claimsFromMs) return;
     this.tryTake(sessionId).catch((err) => this.deps.log.warn({ err, sessionId }, 'cluster: taking a session failed'));
   }
 
@@ -151,17 +169,30 @@ export class ClusterOwner {
     await Promise.all(owned.map((o, i) => this.renewed(o, results[i], sentAt)));
   }
 
-  private async renewed(owned: Owned, result: RenewResult, sentAt: number): Promise<void> {
-    if (owned.stopping) return;
+  private async renewed(owned: Owned, first: RenewResult, firstSentAt: number): Promise<void> {
+    let result = first;
+    let sentAt = firstSentAt;
+    let retaken = false;
+    // A renewal held up by a Redis outage confirms a moment long past: the lease would still look
+    // expired and every frame (the fresh states below, confirmations) be dropped until the next
+    // scan. Renewed again at once, alone, a few times at most (DESIGN §16).
+    for (let attempt = 0; ; attempt++) {
+      if (owned.stopping) return;
+      if (result === 'lost') break;
+      retaken ||= result === 'retaken';
+      owned.lease.confirmed(sentAt);
+      if (owned.lease.valid || attempt === 2) break;
+      sentAt = HeldLease.now();
+      result = await this.deps.leases.renew(owned.lease.key);
+    }
     if (result === 'lost') {
       this.deps.log.warn({ sessionId: owned.sessionId }, 'cluster: lease taken by another instance; stopping the session here');
       await this.lose(owned.sessionId);
       return;
     }
-    owned.lease.confirmed(sentAt);
     // The key was gone (Redis came back empty, or it expired before this renewal: a stalled
     // process): frames may have been lost meanwhile, so every socket gets a fresh state.
-    if (result === 'retaken') {
+    if (retaken) {
       this.deps.log.warn({ sessionId: owned.sessionId }, 'cluster: the lease had lapsed and was taken again; every socket gets a fresh state');
       this.announce(owned);
     }
@@ -216,11 +247,7 @@ export class ClusterOwner {
 
   /** Redis's clock minus ours, measured around one TIME round trip. */
   private async clockOffset(): Promise<number> {
-    const { clock, redis } = this.deps;
-    const before = clock.now();
-    const [seconds, micros] = await redis.time();
-    const after = clock.now();
-    return Number(seconds) * 1000 + Math.floor(Number(micros) / 1000) - (before + after) / 2;
+    return (await redisClockOffset(this.deps.redis, this.deps.clock)).offsetMs;
   }
 
   private announce(owned: Owned): void {
@@ -306,7 +333,9 @@ export class ClusterOwner {
       ids.push(id);
       const raw = fields[fields.indexOf('m') + 1];
       const entry = raw === undefined ? null : parseInboxEntry(raw);
-      if (entry) this.apply(owned, room, entry, entryTimeMs(id) - owned.clockOffsetMs);
+      // Stamped by the instance it reached (never later than Redis got it: a clock ahead gains nothing).
+      const arrivedAtRedisMs = entry?.k === 'event' && entry.t !== undefined ? Math.min(entry.t, entryTimeMs(id)) : entryTimeMs(id);
+      if (entry) this.apply(owned, room, entry, arrivedAtRedisMs - owned.clockOffsetMs);
     }
     // Acknowledged once the room has run them and stored their answers: an owner that dies before
     // leaves them pending, and the next owner runs them again.

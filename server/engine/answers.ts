@@ -65,10 +65,13 @@ export function submitAnswer(state: EngineState, event: SubmitAnswer, nowMs: num
     return state;
   }
   const limitMs = question.timeLimitSeconds * 1000;
-  const elapsedMs = creditedElapsedMs(nowMs - phase.startedAtMs, event.reactionMs, event.allowanceMs);
+  // Timed from its arrival (DESIGN §16): an answer held on its way to the owner (a Redis outage)
+  // counts from when it reached the server, never before the question's start.
+  const arrivedAtMs = Math.max(phase.startedAtMs, Math.min(nowMs, event.arrivedAtMs ?? nowMs));
+  const elapsedMs = creditedElapsedMs(arrivedAtMs - phase.startedAtMs, event.reactionMs, event.allowanceMs);
   // Counts when the credited time is within the limit and the question has not closed: past the
   // deadline only during the reveal's hold. One arriving exactly at the deadline counts (half the points).
-  if (phase.kind === 'reveal' || (nowMs > phase.endsAtMs && elapsedMs > limitMs)) {
+  if (phase.kind === 'reveal' || (arrivedAtMs > phase.endsAtMs && elapsedMs > limitMs)) {
     reject(out, event, ERROR_CODES.lateAnswer, "Time's up: this question has closed");
     return state;
   }
@@ -80,7 +83,7 @@ export function submitAnswer(state: EngineState, event: SubmitAnswer, nowMs: num
     isCorrect,
     pointsEarned: isCorrect ? pointsForCorrectAnswer(question.points, question.timeLimitSeconds, elapsedMs) : 0,
     elapsedMs,
-    answeredAtMs: nowMs,
+    answeredAtMs: arrivedAtMs,
   };
   if (event.answerId !== undefined) answer.answerId = event.answerId;
   out.push({ kind: 'saveAnswer', sessionId: state.program.sessionId, playerId, asking: phase.asking, answer });

@@ -140,6 +140,12 @@ export type EngineEvent =
       reactionMs?: number;
       /** What the transport measured of this phone's delay when the answer arrived (credit.ts). */
       allowanceMs?: number;
+      /**
+       * Set by the runner when the answer reached the server before the game's clock it is applied
+       * at (held by a Redis outage on its way to the owner, DESIGN §16): it is timed and judged
+       * late or not by this arrival, never earlier than the question's start.
+       */
+      arrivedAtMs?: number;
     }
   /** The transport measured a new delay for a player's link (it reports changes, not every sample). */
   | { type: 'player_delay'; playerId: string; allowanceMs: number }

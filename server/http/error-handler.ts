@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { storageFaultCause } from '../storage/faults.js';
 import { AppError } from './errors.js';
 
 interface ValidationIssue {
@@ -46,6 +47,12 @@ export function installErrorHandler(app: FastifyInstance): void {
             ? 'A JSON content type was sent with an empty body'
             : error.message;
       return reply.status(status).send({ message });
+    }
+    // The database or its disk is away (DESIGN §16): a temporary condition, said as one, cause logged.
+    const cause = storageFaultCause(error);
+    if (cause) {
+      request.log.error({ err: error, cause }, `request failed: database unavailable (${cause})`);
+      return reply.status(503).header('retry-after', '5').send({ message: 'The database is unavailable right now; try again in a moment' });
     }
     request.log.error({ err: error }, 'request failed');
     return reply.status(500).send({ message: 'Internal server error' });

@@ -1,13 +1,15 @@
 /**
  * Readiness (/readyz, DESIGN §12): is this instance able to serve a show right now?
  *
- * Each dependency is probed with a short timeout, all at once. The report is kept for a second
- * and concurrent callers share one probe, so a load balancer polling every second (or several
- * of them) costs one `select 1` a second. The endpoint is public, so a failing check says only
+ * Each dependency is probed with a short timeout, all at once. The report is kept for half a
+ * second and concurrent callers share one probe, so a load balancer polling every second (or
+ * several of them) costs at most two `select 1` a second. A storage fault seen by the game's own
+ * writes drops the kept report at once (`invalidate`), so /readyz turns within 1 s (DESIGN §16). The endpoint is public, so a failing check says only
  * a short, fixed reason ("timeout", "connection refused"); the full error goes to the log, once
  * per change of state.
  */
 import type { RoomLog } from '../rooms/broadcaster.js';
+import { storageFaultCause } from '../storage/faults.js';
 
 /** The checks DESIGN §12 names, in the order they are reported. */
 export const READINESS_CHECKS = ['database', 'redis', 'media'] as const;
@@ -31,7 +33,8 @@ export interface ReadinessOptions {
 }
 
 export const READINESS_TIMEOUT_MS = 2_000;
-export const READINESS_CACHE_MS = 1_000;
+/** Half a second: a change of state shows within 1 s (DESIGN §16); storage faults also clear it at once (`invalidate`). */
+export const READINESS_CACHE_MS = 500;
 
 class ProbeTimeout extends Error {}
 
@@ -61,7 +64,8 @@ export function shortReason(err: unknown): string {
   }
   // ioredis: with its offline queue disabled a command fails at once while it reconnects.
   if (err instanceof Error && /writeable|not connected|Connection is closed/i.test(err.message)) return 'not connected';
-  return 'error';
+  // The database's own words for it ("disk full", "connection lost"): storage/faults.ts.
+  return storageFaultCause(err) ?? 'error';
 }
 
 export class Readiness {
@@ -87,6 +91,11 @@ export class Readiness {
   /** Adds (or replaces) a check; one never registered reports 'off' (e.g. Redis when REDIS_URL is unset). */
   register(name: ReadinessCheckName, probe: ReadinessProbe): void {
     this.probes.set(name, probe);
+    this.cached = undefined;
+  }
+
+  /** Forgets the kept report: something changed (a storage fault seen, or storage back). */
+  invalidate(): void {
     this.cached = undefined;
   }
 

@@ -17,49 +17,19 @@
  * four times the write syscalls) of one commit per 10 ms, for confirmations at most 10 ms sooner.
  * A lone answer after a quiet moment is still committed at the end of its turn.
  *
- * A failed write is logged and retried with backoff, in order, so nothing is lost while the
- * database hiccups; confirmations simply wait. Once closing, a write gives up after a few
- * attempts, and its confirmations are never sent (a promise not kept is not made).
+ * A failed write is logged and retried (write-retry.ts), in order, so nothing is lost while the
+ * database is away; confirmations simply wait, and the room keeps time meanwhile. Once closing,
+ * a write gives up after a few attempts, and its confirmations are never sent (a promise not
+ * kept is not made).
  */
 import type { ScoreWrite } from '../engine/index.js';
 import type { RoomLog } from './broadcaster.js';
-import { type AnswerWrite, type CommitBatch, FencedError, type SnapshotWrite } from './storage.js';
-
-const RETRY_FIRST_MS = 50;
-const RETRY_MAX_MS = 2_000;
-/** Attempts left for a write once the room is closing (shutdown should not hang on a dead database). */
-const ATTEMPTS_WHEN_CLOSING = 3;
+import type { AnswerWrite, CommitBatch, SnapshotWrite } from './storage.js';
+// The retry policy while storage is down (DESIGN §16) lives in write-retry.ts.
+import { retryWrite } from './write-retry.js';
 
 const DEFAULT_MAX_BATCH_ANSWERS = 512;
 const DEFAULT_MIN_GAP_MS = 10;
-
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-
-/**
- * Runs `op` until it succeeds. While `closing()` is false it retries for ever (the game goes on
- * in memory and catches up); once closing, it gives up after a few attempts. Never throws.
- */
-export async function retryWrite(op: () => Promise<void>, what: string, log: RoomLog, closing: () => boolean): Promise<boolean> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      await op();
-      if (attempt > 1) log.info({ attempt }, `${what}: stored after retrying`);
-      return true;
-    } catch (err) {
-      // Another instance owns the game now (multi-instance mode): retrying can never succeed, and must not.
-      if (err instanceof FencedError) {
-        log.warn({ err }, `${what}: refused, this instance lost the session`);
-        return false;
-      }
-      if (closing() && attempt >= ATTEMPTS_WHEN_CLOSING) {
-        log.error({ err, attempt }, `${what}: failed, giving up while shutting down`);
-        return false;
-      }
-      log.error({ err, attempt }, `${what}: failed, retrying`);
-      await sleep(Math.min(RETRY_FIRST_MS * 2 ** (attempt - 1), RETRY_MAX_MS));
-    }
-  }
-}
 
 /** What a room step adds to the batch beside answers (scores of a closed question, the snapshot). */
 export interface StepWrite {

@@ -157,7 +157,8 @@ describe('Room', () => {
     commit.release();
     await Promise.all([annBack, bobBack]);
 
-    expect(order).toEqual(['committed', 'ann shown', 'bob shown']);
+    // Bob is let in at once (the room does not stop for a commit, DESIGN §16); Ann once hers is stored.
+    expect(order).toEqual(['bob shown', 'committed', 'ann shown']);
     expect(states.get('ann')).toMatchObject({ phase: 'question', answered: true, selectedIndex: 2 });
     expect(storage.answers.get(`${SESSION}/1/ann`)).toMatchObject({ selectedIndex: 2 });
     expect(states.get('bob')).toMatchObject({ phase: 'question', answered: false });
@@ -226,7 +227,8 @@ describe('Room', () => {
     storage.failNextWrites = 2;
     manager.get(SESSION)!.dispatch({ type: 'submit_answer', connectionId: 'p1', playerId: 'ann', questionId: 'q1', selectedIndex: 1 });
     await manager.whenIdle();
-    expect(silentLog.errors.filter((e) => e.includes('retrying'))).toHaveLength(2);
+    // Logged once for the outage (with its cause), not once per attempt.
+    expect(silentLog.errors.filter((e) => e.includes('retrying'))).toHaveLength(1);
     expect(storage.scores.get(SESSION)?.get('ann')).toEqual({ pointsTotal: 100, reachedAtMs: T0 });
     expect(storage.sessions.get(SESSION)!.live).toMatchObject({ phase: 'reveal' });
     await clock.advance(10_000);

@@ -252,7 +252,10 @@ export class Room {
    * A socket joins. `join` runs inside the room's turn with the socket's first `session_state`:
    * the transport registers the socket there, so it misses no broadcast and gets none twice.
    */
-  connect(member: RoomMember, join: (initial: ServerMessage) => void): Promise<void> {
+  async connect(member: RoomMember, join: (initial: ServerMessage) => void): Promise<void> {
+    // A phone whose answer still waits for its commit waits for it here, outside the queue: while
+    // storage is down (DESIGN §16) the room keeps time for everyone else meanwhile.
+    if (member.playerId && this.uncommitted.has(member.playerId)) await this.writes.flush();
     return this.run(async () => {
       if (!this.state) throw new Error('room not loaded');
       this.members.set(member.connectionId, member);
@@ -263,7 +266,8 @@ export class Room {
         await this.apply({ type: 'display_connected' }, this.now());
       }
       // Its answer is held in memory until its commit: shown "answered" before that, a crash in
-      // between would take back what the phone was shown as taken (DESIGN §8).
+      // between would take back what the phone was shown as taken (DESIGN §8). Rare here: the
+      // wait above; only an answer from another of its sockets in between lands here.
       if (member.playerId && this.uncommitted.has(member.playerId)) await this.writes.flush();
       const state = this.state;
       const now = this.now();
@@ -333,6 +337,8 @@ export class Room {
     if (!before) return;
     const nowMs = Math.max(stampMs, this.lastNowMs);
     this.lastNowMs = nowMs;
+    // An answer stamped before the game's clock (relayed late by a Redis outage) is timed by its stamp.
+    if (event.type === 'submit_answer' && stampMs < nowMs) event = { ...event, arrivedAtMs: stampMs };
     const { state, effects } = reduce(before, event, nowMs);
     this.state = state;
     await this.execute(effects, state.autoRotate !== before.autoRotate ? state.autoRotate : undefined);

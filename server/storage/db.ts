@@ -8,6 +8,7 @@ import {
   sql,
   type DatabaseIntrospector,
   type DatabaseMetadata,
+  type Driver,
   type Migration,
   type MigrationProvider,
   type SchemaMetadata,
@@ -27,6 +28,8 @@ import * as answerLogSession from './migrations/010_answer_log_session.js';
 import * as audienceTitle from './migrations/011_audience_title.js';
 import type { Database } from './schema.js';
 import { SQLite, SQLiteDriverPath, type SQLiteDatabase, type SQLiteStatement } from './sqlite-driver.js';
+import { StorageHealth } from './health.js';
+import { ObservedDriver } from './observed-driver.js';
 import { WalCheckpointer } from './wal-checkpointer.js';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -39,6 +42,8 @@ export interface DatabaseHandle {
    * be used inside a Kysely transaction, which holds this one connection for its duration.
    */
   sqlite?: SQLiteDatabase;
+  /** Storage faults seen by any query or connection, and commits (DESIGN §16: /readyz, reconnects in an outage). */
+  health: StorageHealth;
   close(): Promise<void>;
 }
 
@@ -98,11 +103,13 @@ function openSqlite(dataDir: string): DatabaseHandle {
     driverPath: SQLiteDriverPath,
     onError: (err) => console.error(err instanceof Error ? err.message : err),
   });
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+  const health = new StorageHealth();
+  const db = new Kysely<Database>({ dialect: new ObservedSqliteDialect({ database: withStatementCache(sqlite) }, health) });
   return {
     db,
     dialect: 'sqlite',
     sqlite,
+    health,
     close: async () => {
       await checkpointer.close();
       await db.destroy();
@@ -137,18 +144,52 @@ function withStatementCache(sqlite: SQLiteDatabase): SqliteDatabase {
   };
 }
 
+/** A connection attempt that gets no answer (a dead host, a cut network) fails after this long. */
+const PG_CONNECT_TIMEOUT_MS = 5_000;
+
+/**
+ * The timeout goes on each client's own connect, not on the pool: the pool's option would also
+ * fail a query that merely waits that long for a free connection (a reconnect storm on a busy
+ * machine), which is load, not a fault.
+ */
+class TimedConnectClient extends pg.Client {
+  constructor(config: pg.ClientConfig = {}) {
+    super({ ...config, connectionTimeoutMillis: PG_CONNECT_TIMEOUT_MS });
+  }
+}
+
 function openPostgres(url: string, schema: string | undefined): DatabaseHandle {
   const pool = new pg.Pool({
     connectionString: url,
     max: 10,
+    Client: TimedConnectClient,
+    // A connection whose server vanished without a word is found out by the kernel, not left hanging.
+    keepAlive: true,
     ...(schema ? { options: `-c search_path=${schema}` } : {}),
   });
-  // An idle connection dropped by the server (a PostgreSQL restart, a failover) is only thrown away
-  // by the pool; without a listener its 'error' event would end the process. Queries in flight
-  // fail on their own and are retried or answered by their callers.
-  pool.on('error', () => undefined);
-  const db = new Kysely<Database>({ dialect: new SchemaScopedPostgresDialect({ pool }, schema ?? 'public') });
-  return { db, dialect: 'postgres', close: () => db.destroy() };
+  const health = new StorageHealth();
+  // A lost connection makes its pg client emit 'error', whether it is idle in the pool or checked
+  // out (in a transaction, or running a query). The pool listens to idle ones only: without a
+  // listener of our own on every client, a connection lost while in use ended the process
+  // (DESIGN §16). The query in flight fails on its own and its caller retries; the pool drops
+  // the broken client on release.
+  pool.on('connect', (client) => client.on('error', (err) => health.failed(err)));
+  pool.on('error', (err) => health.failed(err));
+  const db = new Kysely<Database>({ dialect: new SchemaScopedPostgresDialect({ pool }, schema ?? 'public', health) });
+  return { db, dialect: 'postgres', health, close: () => db.destroy() };
+}
+
+class ObservedSqliteDialect extends SqliteDialect {
+  constructor(
+    config: ConstructorParameters<typeof SqliteDialect>[0],
+    private readonly health: StorageHealth,
+  ) {
+    super(config);
+  }
+
+  override createDriver(): Driver {
+    return new ObservedDriver(super.createDriver(), this.health);
+  }
 }
 
 /**
@@ -161,8 +202,13 @@ class SchemaScopedPostgresDialect extends PostgresDialect {
   constructor(
     config: ConstructorParameters<typeof PostgresDialect>[0],
     private readonly schema: string,
+    private readonly health: StorageHealth,
   ) {
     super(config);
+  }
+
+  override createDriver(): Driver {
+    return new ObservedDriver(super.createDriver(), this.health);
   }
 
   override createIntrospector(db: Kysely<unknown>): DatabaseIntrospector {

@@ -7,7 +7,9 @@ import { CLIENT_ROLES, CLOSE_CODES, type ClientRole, connectQuerySchema, REMOVED
 import { screenName } from '../storage/players.js';
 import type { AdminAuth } from '../auth/admin-auth.js';
 import { hashToken } from '../auth/passwords.js';
+import { storageFaultCause } from '../storage/faults.js';
 import type { Store } from '../storage/store.js';
+import type { KnownPlayers } from './known-players.js';
 
 export type ConnectionAuth =
   | { ok: true; sessionId: string; role: ClientRole; playerId: string | null; name: string | null; adminToken?: AdminTokenInfo }
@@ -22,6 +24,8 @@ export interface AdminTokenInfo {
 export interface AuthDeps {
   store: Store;
   adminAuth: AdminAuth;
+  /** Phones already let in here: who may come back while the database is down (known-players.ts). */
+  knownPlayers?: KnownPlayers;
 }
 
 const MAX_ID_LENGTH = 200;
@@ -43,7 +47,7 @@ function queryRefusal(raw: Record<string, string>, issue: string): ConnectionAut
   return refuse(CLOSE_CODES.badRequest, issue);
 }
 
-export async function authenticateConnection(query: URLSearchParams, { store, adminAuth }: AuthDeps): Promise<ConnectionAuth> {
+export async function authenticateConnection(query: URLSearchParams, { store, adminAuth, knownPlayers }: AuthDeps): Promise<ConnectionAuth> {
   const raw = Object.fromEntries(query);
   const parsed = connectQuerySchema.safeParse(raw);
   if (!parsed.success) {
@@ -60,18 +64,45 @@ export async function authenticateConnection(query: URLSearchParams, { store, ad
     if (!admin) return refuse(CLOSE_CODES.unauthorized, 'Admin token missing, invalid or expired');
     adminToken = { hash: admin.tokenHash, expiresAtMs: admin.expiresAtMs };
   }
-  if (!(await store.sessions.get(connect.sessionId))) return refuse(CLOSE_CODES.notFound, 'Session not found');
+  const outage = (err: unknown) => knownPlayers !== undefined && storageFaultCause(err) !== undefined;
+  // While the database is down (DESIGN §16), a session this instance has let phones into is known to exist.
+  const sessionKnown = () => knownPlayers?.hasSession(connect.sessionId) === true;
+  let sessionExists: boolean;
+  if (store.handle.health.isDown && sessionKnown()) sessionExists = true;
+  else {
+    try {
+      sessionExists = (await store.sessions.get(connect.sessionId)) !== undefined;
+    } catch (err) {
+      if (!outage(err) || !sessionKnown()) throw err;
+      sessionExists = true;
+    }
+  }
+  if (!sessionExists) return refuse(CLOSE_CODES.notFound, 'Session not found');
   if (connect.type !== 'player') return { ok: true, sessionId: connect.sessionId, role: connect.type, playerId: null, name: null, adminToken };
 
   const { playerId, playerToken } = connect;
   if (unusableId(playerId) || playerToken.length > MAX_ID_LENGTH) return refuse(CLOSE_CODES.unauthorized, 'Invalid player token');
-  // The token first: a phone that belongs here (every one of a reconnect storm) costs one lookup.
-  // Checked against this session: a token opens only the game it was issued for (DESIGN §15).
-  const check = await store.players.checkToken(playerId, hashToken(playerToken), connect.sessionId);
+  const tokenHash = hashToken(playerToken);
+  const accept = (player: { id: string; name: string }): ConnectionAuth => ({ ok: true, sessionId: connect.sessionId, role: 'player', playerId: player.id, name: player.name });
+  // Storage down: a phone coming back with the token it was let in with is checked here, without a read.
+  const known = store.handle.health.isDown ? knownPlayers?.check(connect.sessionId, playerId, tokenHash) : undefined;
+  if (known) return accept(known);
+  let check;
+  try {
+    // The token first: a phone that belongs here (every one of a reconnect storm) costs one lookup.
+    // Checked against this session: a token opens only the game it was issued for (DESIGN §15).
+    check = await store.players.checkToken(playerId, tokenHash, connect.sessionId);
+  } catch (err) {
+    const fallback = outage(err) ? knownPlayers?.check(connect.sessionId, playerId, tokenHash) : undefined;
+    if (!fallback) throw err;
+    return accept(fallback);
+  }
   if (!check.ok) {
     if (check.why === 'kicked') return refuse(CLOSE_CODES.removed, REMOVED_BY_HOST);
     if (check.why === 'expired') return refuse(CLOSE_CODES.unauthorized, 'Player token expired');
     return (await store.players.get(playerId)) ? refuse(CLOSE_CODES.unauthorized, 'Invalid player token') : refuse(CLOSE_CODES.notFound, 'Player not found');
   }
-  return { ok: true, sessionId: connect.sessionId, role: 'player', playerId: check.player.id, name: screenName(check.player) };
+  const player = { id: check.player.id, name: screenName(check.player) };
+  knownPlayers?.remember(connect.sessionId, tokenHash, player);
+  return accept(player);
 }

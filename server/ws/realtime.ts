@@ -17,6 +17,7 @@ import { REHEARSAL_PLAYERS } from './rehearsal.js';
 import { rehearsals } from './rehearsals.js';
 import { SocketServer } from './socket-server.js';
 import { AdminSockets } from './admin-sockets.js';
+import { KnownPlayers } from './known-players.js';
 import { type ClusterNode, type ClusterOptions, startClusterNode } from '../cluster/node.js';
 import type { RelayFrameKind } from '../cluster/edge.js';
 import type { PlayerModeration, SessionLifecycle } from '../sessions/lifecycle.js';
@@ -121,12 +122,15 @@ export async function startRealtime(deps: RealtimeDeps, options: RealtimeOptions
   const events: LifecycleSource & WinnersSource & TokenRevocations = cluster?.events ?? deps.lifecycle;
   deps.lifecycle.on('started', rehearsal.run);
   const adminSockets = new AdminSockets();
+  // Phones let in here may come back while the database is down (DESIGN §16).
+  const knownPlayers = new KnownPlayers();
   const sockets = new SocketServer({
     httpServer: deps.httpServer,
     hub,
     rooms: cluster?.edge ?? rooms,
     store: deps.store,
     adminAuth: deps.adminAuth,
+    knownPlayers,
     log: deps.log,
     adminSockets,
     measureLinks,
@@ -151,7 +155,9 @@ export async function startRealtime(deps: RealtimeDeps, options: RealtimeOptions
   events.on('winners', onWinners);
   // Every instance closes the kicked player's sockets it holds; the owner's room updates the standings.
   const onModerated = (sessionId: string, change: PlayerModeration) => {
-    if (change.screenName === null) hub.closePlayer(sessionId, change.playerId, CLOSE_CODES.removed, REMOVED_BY_HOST);
+    if (change.screenName !== null) return;
+    knownPlayers.forget(sessionId, change.playerId);
+    hub.closePlayer(sessionId, change.playerId, CLOSE_CODES.removed, REMOVED_BY_HOST);
   };
   events.on('moderated', onModerated);
   // A burst of refused registrations: one line in the admins' Live Controls.
