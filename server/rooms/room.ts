@@ -21,6 +21,7 @@ import {
   audienceView,
   createEngineState,
   insightOnConnect,
+  onPresenceRoster,
   pendingWakeAt,
   playerView,
   presenceRoster,
@@ -244,7 +245,11 @@ export class Room {
       if (!this.state) throw new Error('room not loaded');
       this.members.set(member.connectionId, member);
       if (member.role === 'player' && member.playerId) {
+        // Not on the stored roster yet: listed in the next commit (the end of this turn), not at
+        // the next roster refresh up to a second away, so a crash before it cannot forget them.
+        const newcomer = this.state.status === 'live' && !onPresenceRoster(this.state.presence, member.playerId);
         await this.apply({ type: 'player_connected', playerId: member.playerId, name: member.name ?? 'Player' }, this.now());
+        if (newcomer) this.writes.addJoined(member.playerId);
       } else if (member.role === 'display') {
         await this.apply({ type: 'display_connected' }, this.now());
       }

@@ -22,6 +22,7 @@ import * as results from './migrations/005_results.js';
 import * as showtimes from './migrations/006_showtimes.js';
 import * as importDraw from './migrations/007_import_draw.js';
 import * as answerLog from './migrations/008_answer_log.js';
+import * as liveRoster from './migrations/013_live_roster.js';
 import type { Database } from './schema.js';
 import { SQLite, SQLiteDriverPath, type SQLiteDatabase, type SQLiteStatement } from './sqlite-driver.js';
 import { WalCheckpointer } from './wal-checkpointer.js';
@@ -56,6 +57,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '006_showtimes': showtimes,
   '007_import_draw': importDraw,
   '008_answer_log': answerLog,
+  '013_live_roster': liveRoster,
 };
 /** Opens and migrates to the latest schema (`migrations`: tests pass an older release's set). */
 export async function openDatabase(options: OpenDatabaseOptions, migrations: Record<string, Migration> = MIGRATIONS): Promise<DatabaseHandle> {
