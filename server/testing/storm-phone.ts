@@ -31,7 +31,7 @@ export class StormPhone {
   constructor(
     readonly index: number,
     private readonly url: () => string,
-    /** How long it waits before answering a question it has just been shown. */
+    /** How long it waits before answering a question it has just been shown (Infinity: not now). */
     private readonly answerDelayMs: () => number,
     private readonly choice: number,
   ) {}
@@ -98,11 +98,13 @@ export class StormPhone {
 
   private scheduleAnswer(questionId: string): void {
     if (this.sentFor === questionId || this.answerTimer) return;
+    const delayMs = this.answerDelayMs();
+    if (!Number.isFinite(delayMs)) return; // holds back for now (answers when shown the question again)
     this.answerTimer = setTimeout(() => {
       this.answerTimer = null;
       if (this.socket?.readyState !== WebSocket.OPEN) return;
       this.sentFor = questionId;
       this.socket.send(JSON.stringify({ type: 'submit_answer', questionId, selectedIndex: this.choice }));
-    }, this.answerDelayMs());
+    }, delayMs);
   }
 }
