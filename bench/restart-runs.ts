@@ -40,7 +40,7 @@ export function parseRestartArgs(argv: string[]): RestartRunsOptions {
   const valid =
     Number.isInteger(options.players) && options.players >= 1 && Number.isInteger(options.runs) && options.runs >= 1 &&
     options.databases.every((d) => d === 'sqlite' || d === 'postgres') && minKill >= 0 && maxKill >= minKill &&
-    options.reconnectJitterMs >= 0 && options.lateShare >= 0 && options.lateShare < 1;
+    options.reconnectJitterMs >= 0 && options.lateShare >= 0 && options.lateShare <= 1;
   if (!valid) throw new Error('usage: npm run bench -- restart [phones] [--runs N] [--db sqlite,postgres] [--kill-after MIN-MAX] [--jitter MS] [--late SHARE]');
   return options;
 }

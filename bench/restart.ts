@@ -297,7 +297,7 @@ export async function runRestart(
     const killAfterMs = Math.round(minKillMs + Math.random() * (maxKillMs - minKillMs));
     admin.send({ type: 'admin_next_question' });
     const sentAt = performance.now();
-    await until(() => early.some((p) => p.questionId !== null), STORM_TIMEOUT_MS);
+    if (early.length > 0) await until(() => early.some((p) => p.questionId !== null), STORM_TIMEOUT_MS);
     for (const phone of phones.slice(early.length)) phone.connect();
     await sleep(Math.max(0, sentAt + killAfterMs - performance.now()));
     await server.kill('SIGKILL');
