@@ -143,6 +143,11 @@ export class GroupCommit {
     this.schedule(Math.max(this.options.windowMs, this.lastCommitAtMs + (this.options.minGapMs ?? DEFAULT_MIN_GAP_MS) - this.now()));
   }
 
+  /** Resolves once the batch being gathered now is committed (true) or given up while closing (false). */
+  whenCommitted(): Promise<boolean> {
+    return this.gathering.done;
+  }
+
   /** Asks for `refreshSnapshot()` to be written with the next batch, at the latest after `delayMs`. */
   refreshSoon(delayMs: number): void {
     this.refresh = true;
