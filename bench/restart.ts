@@ -35,13 +35,30 @@ import { ADMIN_PASSWORD, startTarget, type RunningTarget } from './targets.js';
 /** The issue's targets (DESIGN §8 / issue 10). */
 export const RESTART_TARGETS = { back99WithinMs: 6_000, eventLoopP99Ms: 50, confirmedLost: 0 };
 
-const KILL_AFTER_MS = 600;
 const ANSWER_WINDOW_MS = 1_000;
 const STORM_TIMEOUT_MS = 60_000;
 const RESULTS_TIMEOUT_MS = 30_000;
 
+/** How one crash is played (`npm run bench -- restart …`, bench/restart-runs.ts). */
+export interface RestartOptions {
+  /** SIGKILL this long after the question is sent: a random moment in [min, max] ms. */
+  killAfterMs: [number, number];
+  /** 0: phones reconnect with the web client's backoff; otherwise each attempt waits a random 0–N ms. */
+  reconnectJitterMs: number;
+  /** Share of the phones that join only once the question is open (latecomers: on no roster the question started with). */
+  lateShare: number;
+  /** The server's database: the bench's own SQLite, or a fresh PostgreSQL schema (DATABASE_URL, DATABASE_SCHEMA). */
+  env?: Record<string, string>;
+}
+
+export const DEFAULT_RESTART_OPTIONS: RestartOptions = { killAfterMs: [500, 1_000], reconnectJitterMs: 0, lateShare: 0.1 };
+
 export interface RestartResult {
   players: number;
+  /** When the kill came, after the question was sent. */
+  killAfterMs: number;
+  /** Phones that joined once the question was open. */
+  latecomers: number;
   /** Phones holding an `answer_accepted` when the server was killed. */
   confirmedBeforeKill: number;
   /** SIGKILL → the new process accepting connections on its port (its start-up, migrations included). */
@@ -77,6 +94,8 @@ export interface RestartResult {
   answeredAfter: number;
   /** Phones with their result once the question closed (`answer_result`, or in the reveal's state). */
   results: number;
+  /** Phones connected at the crash that never got a result (missed their turn, or nothing came). */
+  withoutResult: number;
   errorsReceived: number;
 }
 
@@ -97,6 +116,9 @@ class StormPhone {
   result = false;
   errors = 0;
   crashed = false;
+  /** Had its first state before the kill: connected at the crash, so owed its turn (DESIGN §8). */
+  sawState = false;
+  inAtKill = false;
   /** The phase of the first session_state after the crash ('' until then). */
   firstPhaseAfter = '';
   /** Back in the reveal with its answer (it had answered before the crash). */
@@ -115,6 +137,8 @@ class StormPhone {
     private readonly url: string,
     private readonly choice: number,
     private readonly answerDelayMs: () => number,
+    /** 0: the web client's backoff; otherwise a random wait of 0–N ms before each attempt. */
+    private readonly reconnectJitterMs = 0,
   ) {
     this.firstState = new Promise((resolve) => (this.resolveFirst = resolve));
   }
@@ -137,7 +161,9 @@ class StormPhone {
       this.ws = null;
       if (this.crashed && !this.opened) this.failedAttempts++;
       if (this.stopped || PERMANENT_CLOSE_CODES.has(code)) return;
-      setTimeout(() => this.connect(), reconnectDelayMs(this.attempt++));
+      const delayMs = this.reconnectJitterMs > 0 ? Math.random() * this.reconnectJitterMs : reconnectDelayMs(this.attempt);
+      this.attempt++;
+      setTimeout(() => this.connect(), delayMs);
     });
   }
 
@@ -153,6 +179,7 @@ class StormPhone {
     const m = JSON.parse(text);
     switch (m.type) {
       case 'session_state':
+        this.sawState = true;
         this.resolveFirst();
         if (!this.crashed) {
           if (m.phase === 'question' && m.question.id !== this.questionId) {
@@ -228,11 +255,17 @@ async function whenAccepting(port: number, timeoutMs: number): Promise<number> {
   }
 }
 
-export async function runRestart(players: number, outDir: string, log: (line: string) => void): Promise<RestartResult> {
+export async function runRestart(
+  players: number,
+  outDir: string,
+  log: (line: string) => void,
+  options: RestartOptions = DEFAULT_RESTART_OPTIONS,
+  label = `restart-${players}`,
+): Promise<RestartResult> {
   const logDir = path.join(outDir, 'logs');
-  const label = `restart-${players}`;
   const openFiles = descriptorsFor(players + 2);
-  let server: RunningTarget | undefined = await startTarget('marquee', { logDir, label, openFiles });
+  const { env } = options;
+  let server: RunningTarget | undefined = await startTarget('marquee', { logDir, label, openFiles, env });
   const phones: StormPhone[] = [];
   try {
     const game = await setUpGame(server.baseUrl, ADMIN_PASSWORD, 1, 1);
@@ -246,24 +279,36 @@ export async function runRestart(players: number, outDir: string, log: (line: st
     admin.send({ type: 'admin_pause' });
     for (const [i, player] of registered.entries()) {
       const query = new URLSearchParams({ sessionId, type: 'player', playerId: player.id, playerToken: player.playerToken });
-      phones.push(new StormPhone(`${wsBase}/ws?${query}`, i % 4, () => Math.random() * ANSWER_WINDOW_MS));
+      phones.push(new StormPhone(`${wsBase}/ws?${query}`, i % 4, () => Math.random() * ANSWER_WINDOW_MS, options.reconnectJitterMs));
     }
+    // Latecomers come in once the question is open: they are on no roster it started with.
+    const latecomers = Math.round(players * options.lateShare);
+    const early = phones.slice(0, players - latecomers);
     // Connect in waves of 100, like the main bench.
-    for (let i = 0; i < phones.length; i += 100) {
-      const wave = phones.slice(i, i + 100);
+    for (let i = 0; i < early.length; i += 100) {
+      const wave = early.slice(i, i + 100);
       for (const phone of wave) phone.connect();
       await Promise.all(wave.map((p) => p.firstState));
     }
-    log(`  connected ${players} phones`);
+    log(`  connected ${early.length} phones`);
     await sleep(1_500);
 
+    const [minKillMs, maxKillMs] = options.killAfterMs;
+    const killAfterMs = Math.round(minKillMs + Math.random() * (maxKillMs - minKillMs));
     admin.send({ type: 'admin_next_question' });
-    await sleep(KILL_AFTER_MS);
+    const sentAt = performance.now();
+    if (early.length > 0) await until(() => early.some((p) => p.questionId !== null), STORM_TIMEOUT_MS);
+    for (const phone of phones.slice(early.length)) phone.connect();
+    await sleep(Math.max(0, sentAt + killAfterMs - performance.now()));
     await server.kill('SIGKILL');
     const killedAt = performance.now();
-    for (const phone of phones) phone.crashed = true;
+    for (const phone of phones) {
+      phone.crashed = true;
+      phone.inAtKill = phone.sawState;
+    }
     const confirmedBeforeKill = phones.filter((p) => p.confirmed !== null).length;
-    log(`  killed the server ${KILL_AFTER_MS} ms into the question: ${confirmedBeforeKill} answers confirmed`);
+    // A latecomer whose socket was not open yet at the kill was not connected: it counts like the others once back.
+    log(`  killed the server ${killAfterMs} ms into the question (${latecomers} latecomers): ${confirmedBeforeKill} answers confirmed`);
 
     const { port, dataDir } = server;
     const overflowsBefore = readListenOverflows();
@@ -273,6 +318,7 @@ export async function runRestart(players: number, outDir: string, log: (line: st
       logDir,
       label,
       openFiles,
+      env,
       reuse: { port, dataDir },
       onSpawned: ({ probe }) => {
         accepting = whenAccepting(port, STORM_TIMEOUT_MS).then(async (atMs) => {
@@ -299,9 +345,12 @@ export async function runRestart(players: number, outDir: string, log: (line: st
     const back99Ms = backSorted.length >= Math.ceil(players * 0.99) ? backSorted[Math.ceil(players * 0.99) - 1] : Number.POSITIVE_INFINITY;
     const back100Ms = backSorted.length === players ? backSorted[players - 1] : Number.POSITIVE_INFINITY;
 
-    await until(() => phones.every((p) => p.result), RESULTS_TIMEOUT_MS);
+    // Not thrown on: phones left without a result are the figure this scenario exists to report.
+    await until(() => phones.every((p) => p.result || p.missed || !p.inAtKill), RESULTS_TIMEOUT_MS);
     return {
       players,
+      killAfterMs,
+      latecomers,
       confirmedBeforeKill,
       restartMs: round(answeringAt - killedAt, 0),
       backMs: distribution(backMs),
@@ -309,7 +358,7 @@ export async function runRestart(players: number, outDir: string, log: (line: st
       back100Ms: round(back100Ms, 0),
       phonesNotBack: players - back.length,
       backAfterCloseAnswered: phones.filter((p) => p.backAfterClose).length,
-      missedTheQuestion: phones.filter((p) => p.missed).length,
+      missedTheQuestion: phones.filter((p) => p.inAtKill && p.missed).length,
       openMs: distribution(phones.filter((p) => !Number.isNaN(p.openedAfterMs)).map((p) => p.openedAfterMs - answeringAt)),
       connectMs: distribution(back.map((p) => p.backAtMs - p.backAttemptAtMs)),
       failedAttempts: distribution(phones.map((p) => p.failedAttempts)),
@@ -322,6 +371,7 @@ export async function runRestart(players: number, outDir: string, log: (line: st
       confirmedLost: phones.filter((p) => p.lostConfirmed).length,
       answeredAfter: phones.filter((p) => p.answeredAfter).length,
       results: phones.filter((p) => p.result).length,
+      withoutResult: phones.filter((p) => p.inAtKill && !p.result).length,
       errorsReceived: phones.reduce((sum, p) => sum + p.errors, 0),
     };
   } finally {
@@ -335,7 +385,7 @@ export function formatRestart(r: RestartResult): string {
   const met = (ok: boolean) => (ok ? 'met' : 'MISSED');
   const ms = (v: number) => (Number.isFinite(v) ? `${(v / 1000).toFixed(2)} s` : 'never');
   return [
-    `Reconnect storm: ${r.players} phones, SIGKILL ${KILL_AFTER_MS} ms into a question, restarted at once`,
+    `Reconnect storm: ${r.players} phones (${r.latecomers} joining the open question), SIGKILL ${r.killAfterMs} ms into it, restarted at once`,
     `| figure | value |`,
     `|---|--:|`,
     `| answers confirmed before the kill | ${r.confirmedBeforeKill} |`,
@@ -351,10 +401,12 @@ export function formatRestart(r: RestartResult): string {
     `| connections dropped by full accept queues (kernel, whole machine) | ${Number.isNaN(r.listenOverflows) ? 'unknown' : r.listenOverflows} |`,
     `| confirmed answers lost | ${r.confirmedLost} |`,
     `| phones answering after the restart / results received | ${r.answeredAfter} / ${r.results} of ${r.players} |`,
+    `| phones without a result (denied their turn) | ${r.withoutResult} |`,
     `| error messages received | ${r.errorsReceived} |`,
     '',
     `Targets: 99 % back within ${RESTART_TARGETS.back99WithinMs / 1000} s: ${met(r.back99Ms <= RESTART_TARGETS.back99WithinMs)}; ` +
       `event-loop p99 under ${RESTART_TARGETS.eventLoopP99Ms} ms: ${met(r.eventLoop.p99 < RESTART_TARGETS.eventLoopP99Ms)}; ` +
-      `confirmed answers lost 0: ${met(r.confirmedLost === RESTART_TARGETS.confirmedLost)}`,
+      `confirmed answers lost 0: ${met(r.confirmedLost === RESTART_TARGETS.confirmedLost)}; ` +
+      `phones without a result 0: ${met(r.withoutResult === 0 && r.missedTheQuestion === 0)}`,
   ].join('\n');
 }

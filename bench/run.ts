@@ -4,8 +4,9 @@
  * After its measured rounds the owner is SIGKILLed mid-question, bench/failover.ts; `--no-failover` skips that.)
  * Scenarios are N or NxS (N phones over S sessions). Prints the tables and writes
  * .bench/results.json; logs (and profiles with --cpu-prof) go to .bench/.
- * `npm run bench -- restart [2000]`: the reconnect storm after a crash (restart.ts), written to
- * .bench/restart.json.
+ * `npm run bench -- restart [2000] [--runs N] [--db sqlite,postgres] [--kill-after 500-1000] [--jitter 3000]
+ * [--late 0.1]`: the reconnect storm after a crash (restart.ts, restart-runs.ts), written to
+ * .bench/restart.json; exit code 1 when a run forgot a confirmed answer or denied a phone its turn.
  * `npm run bench -- flood [100]`: 5,000 registrations and 5,000 socket opens from one address
  * against one session beside honest phones (flood.ts), written to .bench/flood.json.
  * `npm run bench -- many [1000x10] [--targets ...]`: a chain's evening, S sessions of N phones
@@ -21,7 +22,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { formatReport } from './report.js';
-import { formatRestart, runRestart } from './restart.js';
+import { failedRun, formatRestartRuns, parseRestartArgs, runRestarts } from './restart-runs.js';
 import { FLOOD_OUTPUT, formatFlood, runFlood } from './flood.js';
 import { formatClusterIdle, runClusterIdle } from './cluster-idle.js';
 import { DEFAULT_SCENARIOS, MANY_IDLE_MS, MANY_SCENARIO, runBench, type Scenario } from './runner.js';
@@ -76,14 +77,13 @@ function parseArgs(argv: string[]) {
 
 const outDir = path.join(REPO_ROOT, '.bench');
 if (process.argv[2] === 'restart') {
-  const players = Number(process.argv[3] ?? 1000);
-  if (!Number.isInteger(players) || players < 1) throw new Error('usage: npm run bench -- restart [phones]');
-  console.log(`Marquee bench: reconnect storm after a crash, ${players} phones`);
-  const result = await runRestart(players, outDir, (line) => console.log(line));
+  const options = parseRestartArgs(process.argv.slice(3));
+  console.log(`Marquee bench: reconnect storm after a crash, ${options.players} phones, ${options.runs} run(s) on ${options.databases.join(' and ')}`);
+  const results = await runRestarts(options, outDir, (line) => console.log(line));
   fs.mkdirSync(outDir, { recursive: true });
-  fs.writeFileSync(path.join(outDir, 'restart.json'), JSON.stringify({ startedAt: new Date().toISOString(), result }, null, 2) + '\n');
-  console.log(`\n${formatRestart(result)}\n\nWritten to ${path.relative(process.cwd(), path.join(outDir, 'restart.json'))}`);
-  process.exit(result.confirmedLost > 0 || result.phonesNotBack > 0 || result.missedTheQuestion > 0 ? 1 : 0);
+  fs.writeFileSync(path.join(outDir, 'restart.json'), JSON.stringify({ startedAt: new Date().toISOString(), options, results }, null, 2) + '\n');
+  console.log(`\n${formatRestartRuns(options, results)}\n\nWritten to ${path.relative(process.cwd(), path.join(outDir, 'restart.json'))}`);
+  process.exit(Object.values(results).flat().some(failedRun) ? 1 : 0);
 }
 if (process.argv[2] === 'flood') {
   const honest = Number(process.argv[3] ?? 100);

@@ -25,7 +25,7 @@ export {
   type StoredScore,
 } from './resume.js';
 export { toLiveSnapshot } from './snapshot.js';
-export { DROP_GRACE_MS, RESUME_GRACE_MS, presenceRoster, type Presence } from './presence.js';
+export { DROP_GRACE_MS, RESUME_GRACE_MS, onPresenceRoster, presenceRoster, type Presence } from './presence.js';
 export { audienceView, playerView, adminView, adminSessionInfo, toQuestionView } from './views.js';
 export { pointsForCorrectAnswer, compareStandings, LEADERBOARD_SIZE } from './scoring.js';
 export { buildLeaderboard, rankEveryone, rerank, ranksOf, topOf, type Standings } from './standings.js';

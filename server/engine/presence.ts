@@ -147,3 +147,15 @@ export function presenceRoster(presence: Presence): string[] {
   if (presence.resumeGraceEndsAtMs !== null) presence.awaited.forEach(add);
   return roster;
 }
+
+/**
+ * True when `presenceRoster` lists the player now (a socket open, a drop not pruned yet, or awaited
+ * after a resume): a player connecting who is not is a newcomer to the stored roster.
+ */
+export function onPresenceRoster(presence: Presence, playerId: string): boolean {
+  return (
+    presence.connections.has(playerId) ||
+    presence.droppedAtMs.has(playerId) ||
+    (presence.resumeGraceEndsAtMs !== null && presence.awaited.has(playerId))
+  );
+}

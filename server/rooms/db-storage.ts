@@ -54,12 +54,16 @@ export class DbRoomStorage implements RoomStorage {
     const session = await this.store.sessions.get(sessionId);
     if (!session) return undefined;
     const stored = session.status === 'live' ? await this.store.sessions.getLiveState(sessionId) : null;
+    let live = parseLiveSnapshot(parseJson<unknown>(stored, null));
+    // Who joined after the snapshot's roster was written counts as well (migration 013).
+    const joined = live ? await this.store.liveRoster.list(sessionId) : [];
+    if (live && joined.length > 0) live = { ...live, roster: [...new Set([...(live.roster ?? []), ...joined])] };
     return {
       id: session.id,
       status: session.status,
       autoRotate: session.autoRotate,
       mediaItemsPerTransition: session.mediaItemsPerTransition,
-      live: parseLiveSnapshot(parseJson<unknown>(stored, null)),
+      live,
       currentQuestionIndex: session.currentQuestionIndex,
     };
   }
@@ -143,6 +147,15 @@ export class DbRoomStorage implements RoomStorage {
       if (batch.autoRotate !== undefined) update = update.set({ auto_rotate: batch.autoRotate ? 1 : 0 });
       await update.execute();
     }
+    // The snapshot's roster lists everyone present when it was taken: the newcomers appended
+    // before it are in it; those of this batch are appended again below.
+    if (snapshot) await this.store.liveRoster.clear(trx, sessionId);
+    let joined = batch.joined ?? [];
+    if (filter && joined.length > 0) {
+      const players = await existingIds(trx, 'players', joined);
+      joined = joined.filter((playerId) => sessionExists && players.has(playerId));
+    }
+    await this.store.liveRoster.append(trx, sessionId, joined);
     let askings = batch.askings ?? [];
     if (filter && askings.length > 0) {
       const questions = await existingIds(trx, 'questions', askings.map((a) => a.questionId));

@@ -46,6 +46,8 @@ interface Gathering {
   askings: NonNullable<StepWrite['askings']>;
   snapshot: SnapshotWrite | undefined;
   autoRotate: boolean | undefined;
+  /** Players who joined since the stored roster was written (CommitBatch.joined). */
+  joined: string[];
   /** Run in order once the batch is committed: the answers' confirmations. */
   onCommitted: (() => void)[];
   /** Resolves once the batch is committed (true) or given up while closing (false). */
@@ -102,6 +104,20 @@ export class GroupCommit {
     else this.schedule(Math.max(this.options.windowMs, this.lastCommitAtMs + (this.options.minGapMs ?? DEFAULT_MIN_GAP_MS) - this.now()));
   }
 
+  /**
+   * A player joined the live game and is not on the stored roster: listed in the next batch (a
+   * few bytes, gathered like an answer), so a resume after a crash awaits them too.
+   */
+  addJoined(playerId: string): void {
+    this.gathering.joined.push(playerId);
+    this.schedule(Math.max(this.options.windowMs, this.lastCommitAtMs + (this.options.minGapMs ?? DEFAULT_MIN_GAP_MS) - this.now()));
+  }
+
+  /** Resolves once the batch being gathered now is committed (true) or given up while closing (false). */
+  whenCommitted(): Promise<boolean> {
+    return this.gathering.done;
+  }
+
   /** Asks for `refreshSnapshot()` to be written with the next batch, at the latest after `delayMs`. */
   refreshSoon(delayMs: number): void {
     this.refresh = true;
@@ -144,7 +160,7 @@ export class GroupCommit {
   private fresh(): Gathering {
     let resolve!: (committed: boolean) => void;
     const done = new Promise<boolean>((r) => (resolve = r));
-    return { answers: [], scores: new Map(), askings: [], snapshot: undefined, autoRotate: undefined, onCommitted: [], done, resolve };
+    return { answers: [], scores: new Map(), askings: [], snapshot: undefined, autoRotate: undefined, joined: [], onCommitted: [], done, resolve };
   }
 
   private schedule(delayMs: number): void {
@@ -175,7 +191,14 @@ export class GroupCommit {
   }
 
   private isEmpty(batch: Gathering): boolean {
-    return batch.answers.length === 0 && batch.scores.size === 0 && batch.askings.length === 0 && !batch.snapshot && batch.autoRotate === undefined;
+    return (
+      batch.answers.length === 0 &&
+      batch.scores.size === 0 &&
+      batch.askings.length === 0 &&
+      !batch.snapshot &&
+      batch.autoRotate === undefined &&
+      batch.joined.length === 0
+    );
   }
 
   /** Writes batches one after another until nothing is gathered. */
@@ -199,6 +222,7 @@ export class GroupCommit {
           askings: batch.askings,
           snapshot: batch.snapshot,
           autoRotate: batch.autoRotate,
+          ...(batch.joined.length > 0 ? { joined: batch.joined } : {}),
         };
         this.lastCommitAtMs = this.now();
         const what = `committing ${write.answers.length} answer(s), ${write.scores.length} score(s)${write.snapshot ? ' and the snapshot' : ''}`;

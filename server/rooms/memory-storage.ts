@@ -14,6 +14,8 @@ export class MemoryRoomStorage implements RoomStorage {
   /** `${sessionId}/${asking}/${playerId}` → answer */
   readonly answers = new Map<string, StoredAnswer & { sessionId: string }>();
   readonly commits: CommitBatch[] = [];
+  /** sessionId → players who joined since the stored roster was written (CommitBatch.joined). */
+  readonly joined = new Map<string, Set<string>>();
   /** How many upcoming commits throw. */
   failNextWrites = 0;
 
@@ -35,7 +37,9 @@ export class MemoryRoomStorage implements RoomStorage {
 
   async loadSession(sessionId: string): Promise<RoomSession | undefined> {
     const session = this.sessions.get(sessionId);
-    return session && structuredClone(session);
+    const joined = this.joined.get(sessionId);
+    if (!session?.live || !joined?.size) return session && structuredClone(session);
+    return { ...structuredClone(session), live: { ...session.live, roster: [...new Set([...(session.live.roster ?? []), ...joined])] } };
   }
 
   async loadProgram(session: RoomSession): Promise<Program> {
@@ -65,7 +69,9 @@ export class MemoryRoomStorage implements RoomStorage {
     if (session && batch.snapshot) {
       session.live = batch.snapshot.live;
       session.currentQuestionIndex = batch.snapshot.currentQuestionIndex;
+      this.joined.delete(batch.sessionId);
     }
+    for (const playerId of batch.joined ?? []) this.joined.set(batch.sessionId, (this.joined.get(batch.sessionId) ?? new Set()).add(playerId));
     if (session && batch.autoRotate !== undefined) session.autoRotate = batch.autoRotate;
     const scores = this.scores.get(batch.sessionId) ?? new Map();
     for (const s of batch.scores) scores.set(s.playerId, { pointsTotal: s.pointsTotal, reachedAtMs: s.reachedAtMs });

@@ -22,6 +22,7 @@ import {
   audienceView,
   createEngineState,
   insightOnConnect,
+  onPresenceRoster,
   pendingWakeAt,
   playerView,
   presenceRoster,
@@ -256,12 +257,22 @@ export class Room {
     // A phone whose answer still waits for its commit waits for it here, outside the queue: while
     // storage is down (DESIGN §16) the room keeps time for everyone else meanwhile.
     if (member.playerId && this.uncommitted.has(member.playerId)) await this.writes.flush();
-    return this.run(async () => {
+    const newcomer: { committed?: Promise<boolean> } = {};
+    const joined = this.run(async () => {
       if (!this.state) throw new Error('room not loaded');
       this.members.set(member.connectionId, member);
       if (member.role === 'player' && member.playerId) {
         this.reconnects.connected(member.playerId, this.deps.clock.now());
+        // On no stored roster yet: listed in the next commit (the end of this turn), not at the
+        // next roster refresh up to a second away, and shown the game only once that is stored,
+        // so a crash can never forget a phone that was shown the question (DESIGN §8).
+        const isNew = this.state.status === 'live' && !onPresenceRoster(this.state.presence, member.playerId);
         await this.apply({ type: 'player_connected', playerId: member.playerId, name: member.name ?? 'Player' }, this.now());
+        if (isNew) {
+          this.writes.addJoined(member.playerId);
+          newcomer.committed = this.writes.whenCommitted();
+          return;
+        }
       } else if (member.role === 'display') {
         await this.apply({ type: 'display_connected' }, this.now());
       }
@@ -269,16 +280,30 @@ export class Room {
       // between would take back what the phone was shown as taken (DESIGN §8). Rare here: the
       // wait above; only an answer from another of its sockets in between lands here.
       if (member.playerId && this.uncommitted.has(member.playerId)) await this.writes.flush();
-      const state = this.state;
-      const now = this.now();
-      if (member.role === 'admin') join(adminView(state, now));
-      else if (member.role === 'player' && member.playerId) join(playerView(state, member.playerId, now));
-      else join(audienceView(state, now));
-      // The counts so far: the throttled updates only tell what changes from here.
-      if (member.role !== 'player') {
-        for (const message of insightOnConnect(state, member.role)) this.deps.broadcaster.toConnection(this.sessionId, member.connectionId, message);
-      }
+      this.sendInitial(member, join);
     });
+    // A newcomer waits for its commit outside the queue (newcomers arriving together share it),
+    // then gets the state of that later turn: complete, so nothing sent meanwhile is missed.
+    return joined.then(async () => {
+      if (!newcomer.committed) return;
+      await newcomer.committed;
+      await this.run(() => {
+        if (this.members.has(member.connectionId)) this.sendInitial(member, join);
+      });
+    });
+  }
+
+  /** The socket's first state, in the room's turn: the transport registers it there (no broadcast missed or doubled). */
+  private sendInitial(member: RoomMember, join: (initial: ServerMessage) => void): void {
+    const state = this.state!;
+    const now = this.now();
+    if (member.role === 'admin') join(adminView(state, now));
+    else if (member.role === 'player' && member.playerId) join(playerView(state, member.playerId, now));
+    else join(audienceView(state, now));
+    // The counts so far: the throttled updates only tell what changes from here.
+    if (member.role !== 'player') {
+      for (const message of insightOnConnect(state, member.role)) this.deps.broadcaster.toConnection(this.sessionId, member.connectionId, message);
+    }
   }
 
   disconnect(connectionId: string): Promise<void> {

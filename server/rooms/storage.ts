@@ -11,7 +11,10 @@ export interface RoomSession {
   status: SessionStatus;
   autoRotate: boolean;
   mediaItemsPerTransition: number;
-  /** The resume snapshot, already validated; null when absent or not understood. */
+  /**
+   * The resume snapshot, already validated; null when absent or not understood. Its roster also
+   * lists the players who joined after it was written (CommitBatch.joined).
+   */
   live: LiveSnapshot | null;
   /** Stored with the snapshot: the position of the question asked last. */
   currentQuestionIndex: number;
@@ -47,6 +50,12 @@ export interface CommitBatch {
   askings?: { asking: number; questionId: string; askedAtMs: number }[];
   /** Set when Pause/Resume changed the flag, so the admin card shows it after a reload. */
   autoRotate?: boolean;
+  /**
+   * Players who joined the live game since the stored roster was written: kept beside the
+   * snapshot until a snapshot (whose roster lists them) replaces them, so a resume after a crash
+   * awaits them too without the whole roster being rewritten for every newcomer.
+   */
+  joined?: string[];
 }
 
 /**

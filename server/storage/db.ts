@@ -26,6 +26,7 @@ import * as answerLog from './migrations/008_answer_log.js';
 import * as players from './migrations/009_players.js';
 import * as answerLogSession from './migrations/010_answer_log_session.js';
 import * as audienceTitle from './migrations/011_audience_title.js';
+import * as liveRoster from './migrations/013_live_roster.js';
 import type { Database } from './schema.js';
 import { SQLite, SQLiteDriverPath, type SQLiteDatabase, type SQLiteStatement } from './sqlite-driver.js';
 import { StorageHealth } from './health.js';
@@ -67,6 +68,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '009_players': players,
   '010_answer_log_session': answerLogSession,
   '011_audience_title': audienceTitle,
+  '013_live_roster': liveRoster,
 };
 /** Opens and migrates to the latest schema (`migrations`: tests pass an older release's set). */
 export async function openDatabase(options: OpenDatabaseOptions, migrations: Record<string, Migration> = MIGRATIONS): Promise<DatabaseHandle> {

@@ -141,6 +141,11 @@ export interface PlayerTokenTable {
   session_id: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
+export interface LiveRosterTable {
+  session_id: string;
+  player_id: string;
+}
+
 export interface AnswerTable {
   session_id: string;
   player_id: string;
@@ -214,6 +219,8 @@ export interface Database {
   answers: AnswerTable;
   /** SQLite's log of the latest questions' answers, moved into `answers` at the game's next quiet step (scores.ts). */
   answer_log: AnswerTable;
+  /** Players who joined a live game since its snapshot's roster was last written (migration 013). */
+  live_roster: LiveRosterTable;
   question_askings: QuestionAskingTable;
   scores: ScoreTable;
   prize_consents: PrizeConsentTable;

@@ -3,6 +3,7 @@ import { AuditoriumRepository } from './auditoriums.js';
 import { DrawRepository } from './draws.js';
 import { openDatabase, type DatabaseHandle, type OpenDatabaseOptions } from './db.js';
 import { ItemRepository } from './items.js';
+import { LiveRosterRepository } from './live-roster.js';
 import { MediaRepository } from './media.js';
 import { PlayerRepository } from './players.js';
 import { QuestionRepository } from './questions.js';
@@ -18,6 +19,7 @@ export class Store {
   readonly auditoriums: AuditoriumRepository;
   readonly draws: DrawRepository;
   readonly items: ItemRepository;
+  readonly liveRoster: LiveRosterRepository;
   readonly media: MediaRepository;
   readonly players: PlayerRepository;
   readonly questions: QuestionRepository;
@@ -33,6 +35,7 @@ export class Store {
     this.auditoriums = new AuditoriumRepository(db);
     this.draws = new DrawRepository(db);
     this.items = new ItemRepository(db);
+    this.liveRoster = new LiveRosterRepository(db);
     this.media = new MediaRepository(db);
     this.players = new PlayerRepository(db, handle.dialect);
     this.questions = new QuestionRepository(db);
