@@ -4,7 +4,7 @@
  * stopping are conditional status transitions, and a copy is recorded only if none was first.
  */
 import type { RoomLog } from '../rooms/broadcaster.js';
-import { DomainError, isDomainError } from '../errors.js';
+import { isDomainError } from '../errors.js';
 import type { SessionLifecycle } from '../sessions/lifecycle.js';
 import type { Store } from '../storage/store.js';
 import type { PreShowOwnership } from './ownership.js';
