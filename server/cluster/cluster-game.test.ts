@@ -6,8 +6,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { TestApi } from '../testing/api.js';
-import { type AnyMessage, TestSocket } from '../ws/test-client.js';
-import { type Game, admin, createGame, display, player, questionsOpenedWithoutAnswer } from '../ws/test-setup.js';
+import { type AnyMessage, TestSocket } from '../ws/testing/client.js';
+import { type Game, admin, createGame, display, player, questionsOpenedWithoutAnswer } from '../ws/testing/setup.js';
 import { type TestCluster, startTestCluster, waitUntil } from './testing/cluster.js';
 
 /** The next message of a type, waiting as long as a reveal and a "Get ready" take. */

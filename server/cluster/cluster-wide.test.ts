@@ -8,8 +8,8 @@ import { MAX_FAILURES } from '../auth/login-limiter.js';
 import { MediaClient, objectIdOf } from '../media/testing/client.js';
 import { tinyPng } from '../media/testing/fixtures.js';
 import { TestApi } from '../testing/api.js';
-import { type Game, admin, createGame, display, player } from '../ws/test-setup.js';
-import { TestSocket } from '../ws/test-client.js';
+import { type Game, admin, createGame, display, player } from '../ws/testing/setup.js';
+import { TestSocket } from '../ws/testing/client.js';
 import { type TestCluster, startTestCluster, waitUntil } from './testing/cluster.js';
 
 describe('cluster-wide behaviour (2 instances)', () => {

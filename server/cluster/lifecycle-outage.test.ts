@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLOSE_CODES } from '../../protocol/index.js';
 import { TestApi } from '../testing/api.js';
 import type { TestServer } from '../testing/server.js';
-import { type Game, createGame, display } from '../ws/test-setup.js';
+import { type Game, createGame, display } from '../ws/testing/setup.js';
 import { waitUntil } from './testing/cluster.js';
 import { type OwnRedis, type OwnRedisCluster, startOwnRedisCluster } from './testing/redis-server.js';
 

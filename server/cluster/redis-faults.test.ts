@@ -9,8 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestApi } from '../testing/api.js';
 import type { CuttableProxy } from '../testing/cuttable-proxy.js';
 import type { TestServer } from '../testing/server.js';
-import type { TestSocket } from '../ws/test-client.js';
-import { type Game, createGame, player } from '../ws/test-setup.js';
+import type { TestSocket } from '../ws/testing/client.js';
+import { type Game, createGame, player } from '../ws/testing/setup.js';
 import { type ProxiedCluster, startProxiedCluster } from './testing/proxied-cluster.js';
 
 const PHONES = 6;

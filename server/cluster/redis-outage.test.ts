@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestApi } from '../testing/api.js';
 import type { CuttableProxy } from '../testing/cuttable-proxy.js';
 import type { TestServer } from '../testing/server.js';
-import { type Game, createGame, player } from '../ws/test-setup.js';
+import { type Game, createGame, player } from '../ws/testing/setup.js';
 import { type ProxiedCluster, startProxiedCluster } from './testing/proxied-cluster.js';
 import { TEST_LEASE_TTL_MS, waitUntil } from './testing/cluster.js';
 

@@ -6,8 +6,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestServer } from '../testing/server.js';
 import { TestApi } from '../testing/api.js';
-import type { TestSocket } from '../ws/test-client.js';
-import { type Game, createGame, player } from '../ws/test-setup.js';
+import type { TestSocket } from '../ws/testing/client.js';
+import { type Game, createGame, player } from '../ws/testing/setup.js';
 import { waitUntil } from './testing/cluster.js';
 import { type OwnRedisCluster, startOwnRedisCluster } from './testing/redis-server.js';
 

@@ -8,8 +8,8 @@ import type { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestApi } from '../testing/api.js';
 import { testRedis } from '../testing/redis.js';
-import type { AnyMessage, TestSocket } from '../ws/test-client.js';
-import { type Game, createGame, player } from '../ws/test-setup.js';
+import type { AnyMessage, TestSocket } from '../ws/testing/client.js';
+import { type Game, createGame, player } from '../ws/testing/setup.js';
 import { decodeOutbox } from './envelope.js';
 import { type TestCluster, startTestCluster, waitUntil } from './testing/cluster.js';
 

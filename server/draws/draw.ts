@@ -4,7 +4,7 @@
  * Draws of one session run one at a time, so two clicks can never pick the same winner twice.
  */
 import type { PrizeDraw } from '../../protocol/api.js';
-import { AppError } from '../http/errors.js';
+import { DomainError } from '../errors.js';
 import type { Store } from '../storage/store.js';
 import { toPrizeDraw } from '../storage/sessions.js';
 import { newId } from '../storage/util.js';
@@ -24,11 +24,11 @@ export async function runDraw(store: Store, sessionId: string, request: DrawRequ
     // PostgreSQL: the session row serialises draws; SQLite runs one write transaction at a time anyway.
     if (store.handle.dialect === 'postgres') lock = lock.forUpdate();
     const session = await lock.executeTakeFirst();
-    if (!session) throw AppError.notFound('Session not found');
+    if (!session) throw DomainError.notFound('Session not found');
     const candidates = await store.draws.eligible(trx, sessionId, request.minScore ?? 0);
     if (candidates.length === 0) {
       const scoreNote = request.minScore ? ` with at least ${request.minScore} points` : '';
-      throw AppError.conflict(`${NOBODY_ELIGIBLE.replace('is left', `is left${scoreNote}`)}.`);
+      throw DomainError.conflict(`${NOBODY_ELIGIBLE.replace('is left', `is left${scoreNote}`)}.`);
     }
     const prize = toPrizeDraw(session.prize_draw).prize;
     return store.draws.insert(trx, {

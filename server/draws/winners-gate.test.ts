@@ -7,7 +7,7 @@ import { FakeClock } from '../rooms/fake-clock.js';
 import { TestApi } from '../testing/api.js';
 import { DIALECTS } from '../testing/databases.js';
 import type { TestServer } from '../testing/server.js';
-import { createGame, display, startGameServer, type Game } from '../ws/test-setup.js';
+import { createGame, display, startGameServer, type Game } from '../ws/testing/setup.js';
 
 const PRIZE_DRAW = { enabled: true, prize: 'A year of popcorn', consentText: 'Enter me in the draw.' };
 

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { ERROR_CODES } from '../../protocol/index.js';
 import { MAX_ALLOWANCE_MS, MAX_REVEAL_HOLD_MS, creditedElapsedMs } from './credit.js';
 import { pointsForCorrectAnswer } from './scoring.js';
-import { FakeRunner, T0, effectsOf, makeProgram, makeQuestion, messagesOf } from './testkit.js';
+import { FakeRunner, T0, effectsOf, makeProgram, makeQuestion, messagesOf } from './testing/testkit.js';
 
 /** One 10-second, 100-point question (correct choice 1); Ann and Bob on the phones. */
 function startQuiz() {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ERROR_CODES } from '../../protocol/index.js';
 import type { AudienceSessionState } from '../../protocol/index.js';
-import { FakeRunner, T0, effectsOf, makeMedia, makeMediaBlock, makeProgram, makeQuestion, makeSlide, messagesOf } from './testkit.js';
+import { FakeRunner, T0, effectsOf, makeMedia, makeMediaBlock, makeProgram, makeQuestion, makeSlide, messagesOf } from './testing/testkit.js';
 import type { Effect } from './types.js';
 
 const media = [makeMedia('m1', 4), makeMedia('m2', 6), makeMedia('m3', 10)];

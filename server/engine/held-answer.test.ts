@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { ERROR_CODES } from '../../protocol/index.js';
-import { FakeRunner, T0, makeProgram, makeQuestion } from './testkit.js';
+import { FakeRunner, T0, makeProgram, makeQuestion } from './testing/testkit.js';
 
 function startQuiz() {
   const game = new FakeRunner(makeProgram([makeQuestion('q1')]));

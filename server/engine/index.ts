@@ -25,10 +25,11 @@ export {
   type StoredScore,
 } from './resume.js';
 export { toLiveSnapshot } from './snapshot.js';
-export { DROP_GRACE_MS, RESUME_GRACE_MS, onPresenceRoster, presenceRoster, type Presence } from './presence.js';
+export { DROP_GRACE_MS, RESUME_GRACE_MS, onPresenceRoster, presenceRoster } from './presence.js';
 export { audienceView, playerView, adminView, adminSessionInfo, toQuestionView } from './views.js';
 export { pointsForCorrectAnswer, compareStandings, LEADERBOARD_SIZE } from './scoring.js';
-export { buildLeaderboard, rankEveryone, rerank, ranksOf, topOf, type Standings } from './standings.js';
+export { buildLeaderboard, rankEveryone, rerank, ranksOf, topOf } from './standings.js';
+export type { Presence, Standings } from './state-parts.js';
 export { REVEAL_MS, SLIDE_MS, NO_MEDIA_MS, TICK_MS, DEFAULT_MEDIA_DURATION_SECONDS, mediaRunMs } from './timing.js';
 export { PMap } from './pmap.js';
 export { PROGRESS_INTERVAL_MS, distributionOf, insightOnConnect, placeOf, presenceMessage, progressMessage } from './insight.js';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { LOBBY_RECENT_NAMES, type AnswerProgressMessage } from '../../protocol/index.js';
 import { PROGRESS_INTERVAL_MS } from './insight.js';
 import { audienceView } from './views.js';
-import { FakeRunner, T0, makeProgram, makeQuestion, makeSlide, messagesOf } from './testkit.js';
+import { FakeRunner, T0, makeProgram, makeQuestion, makeSlide, messagesOf } from './testing/testkit.js';
 
 /** One 20-second question (correct choice 1), then a slide; auto-play on. */
 function quiz(players: string[]) {

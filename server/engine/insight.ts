@@ -10,26 +10,13 @@
  */
 import type { AnswerProgressMessage, PresenceMessage } from '../../protocol/index.js';
 import type { PMap } from './pmap.js';
-import type { Standings } from './standings.js';
+import type { Insight, Standings } from './state-parts.js';
 import type { AnswerRecord, EngineState, Effect, ScoreRecord } from './types.js';
 import { shownQuestion } from './views.js';
 
 /** At most 4 updates a second per session. */
 export const PROGRESS_INTERVAL_MS = 250;
 
-export interface Insight {
-  /** When the last throttled update went out (-Infinity: never). */
-  sentAtMs: number;
-  /** When the next one is due because something changed meanwhile; null: nothing pending. */
-  dueAtMs: number | null;
-  /**
-   * The counts of the last `presence` broadcast ("players/displays"; null: none yet). An update
-   * that only carries new answers leaves presence out when nobody came or went: with a thousand
-   * sessions answering, that message to every admin four times a second was pure waste (issue 26).
-   * An admin connecting gets the current presence on its own (insightOnConnect).
-   */
-  presenceSent?: string | null;
-}
 
 export const NO_INSIGHT_SENT: Insight = { sentAtMs: Number.NEGATIVE_INFINITY, dueAtMs: null, presenceSent: null };
 

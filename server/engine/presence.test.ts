@@ -3,7 +3,7 @@
  * 5 s, a resume awaits the stored roster for 10 s, and neither ever runs past the deadline.
  */
 import { describe, expect, it } from 'vitest';
-import { FakeRunner, T0, effectsOf, makeProgram, makeQuestion } from './testkit.js';
+import { FakeRunner, T0, effectsOf, makeProgram, makeQuestion } from './testing/testkit.js';
 import { DROP_GRACE_MS, RESUME_GRACE_MS } from './presence.js';
 import { parseLiveSnapshot, resumeEngine, type StoredAnswer } from './resume.js';
 import type { LiveSnapshot } from './types.js';

@@ -12,26 +12,11 @@
  */
 import type { EngineState } from './types.js';
 import { PMap } from './pmap.js';
+import type { Presence } from './state-parts.js';
 
 export const DROP_GRACE_MS = 5_000;
 export const RESUME_GRACE_MS = 10_000;
 
-export interface Presence {
-  /** Open sockets per player: a player with two tabs stays connected until both close. */
-  connections: PMap<number>;
-  /** Players whose last socket closed, and when (ms); pruned once DROP_GRACE_MS have passed. */
-  droppedAtMs: PMap<number>;
-  /**
-   * When the earliest drop stops counting; null with no drops. May be early (that player came
-   * back): the wake-up then finds nothing expired and recomputes it. Kept so the wake-up, needed
-   * on every engine step, costs O(1) even when many phones dropped at once.
-   */
-  dropsExpireAtMs: number | null;
-  /** After a resume: players of the stored roster not back yet. */
-  awaited: PMap<true>;
-  /** When the awaited players stop counting; null outside a resume's grace. */
-  resumeGraceEndsAtMs: number | null;
-}
 
 export function emptyPresence(): Presence {
   return { connections: PMap.empty(), droppedAtMs: PMap.empty(), dropsExpireAtMs: null, awaited: PMap.empty(), resumeGraceEndsAtMs: null };

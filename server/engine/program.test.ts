@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { AudienceSessionState } from '../../protocol/index.js';
-import { FakeRunner, T0, effectsOf, makeMedia, makeMediaBlock, makeProgram, makeQuestion, makeSlide, messagesOf } from './testkit.js';
+import { FakeRunner, T0, effectsOf, makeMedia, makeMediaBlock, makeProgram, makeQuestion, makeSlide, messagesOf } from './testing/testkit.js';
 import { remapItemIndex } from './program.js';
 import { resumeEngine } from './resume.js';
 import type { LiveSnapshot, Program } from './types.js';

@@ -14,7 +14,7 @@ import fc from 'fast-check';
 import { MAX_ALLOWANCE_MS, MAX_REVEAL_HOLD_MS } from './credit.js';
 import { describe, expect, it } from 'vitest';
 import type { ServerMessage } from '../../protocol/index.js';
-import { FakeRunner, makeMedia, makeMediaBlock, makeProgram, makeQuestion, makeSlide } from './testkit.js';
+import { FakeRunner, makeMedia, makeMediaBlock, makeProgram, makeQuestion, makeSlide } from './testing/testkit.js';
 import { parseLiveSnapshot, resumeEngine, type StoredAnswer, type StoredScore } from './resume.js';
 import { audienceView, playerView } from './views.js';
 import type { Effect, EngineEvent, EngineState, LiveSnapshot, Program, ProgramItem } from './types.js';

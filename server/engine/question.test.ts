@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ERROR_CODES } from '../../protocol/index.js';
-import { FakeRunner, T0, effectsOf, makeProgram, makeQuestion, messagesOf } from './testkit.js';
+import { FakeRunner, T0, effectsOf, makeProgram, makeQuestion, messagesOf } from './testing/testkit.js';
 import { DROP_GRACE_MS } from './presence.js';
 import { REVEAL_MS } from './timing.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ERROR_CODES } from '../../protocol/index.js';
-import { FakeRunner, T0, effectsOf, makeMedia, makeProgram, makeQuestion, makeSlide, messagesOf } from './testkit.js';
+import { FakeRunner, T0, effectsOf, makeMedia, makeProgram, makeQuestion, makeSlide, messagesOf } from './testing/testkit.js';
 import { parseLiveSnapshot, resumeEngine, type StoredAnswer, type StoredScore } from './resume.js';
 import { audienceView, playerView } from './views.js';
 import type { LiveSnapshot, Program } from './types.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FakeRunner, makeMedia, makeMediaBlock, makeProgram, makeQuestion, makeSlide } from './testkit.js';
+import { FakeRunner, makeMedia, makeMediaBlock, makeProgram, makeQuestion, makeSlide } from './testing/testkit.js';
 import { sameSnapshot, sameSnapshotInputs, toLiveSnapshot } from './snapshot.js';
 import type { EngineState } from './types.js';
 

@@ -9,9 +9,9 @@
 import type { LeaderboardEntry } from '../../protocol/index.js';
 import type { PMap } from './pmap.js';
 import { compareStandings, LEADERBOARD_SIZE } from './scoring.js';
+import type { Standings } from './state-parts.js';
 import type { ScoreRecord } from './types.js';
 
-export type Standings = readonly string[];
 
 interface Standing {
   playerId: string;

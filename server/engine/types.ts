@@ -5,9 +5,7 @@
  */
 import type { LeaderboardEntry, MediaView, Question, ServerMessage, SessionStatus, SlideType } from '../../protocol/index.js';
 import type { PMap } from './pmap.js';
-import type { Insight } from './insight.js';
-import type { Presence } from './presence.js';
-import type { Standings } from './standings.js';
+import type { Insight, Presence, Standings } from './state-parts.js';
 
 // ---------------------------------------------------------------------------------------------
 // Program: the session's content, loaded by the runner from storage.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FakeRunner, T0, makeMedia, makeProgram, makeQuestion, makeSlide } from './testkit.js';
+import { FakeRunner, T0, makeMedia, makeProgram, makeQuestion, makeSlide } from './testing/testkit.js';
 import { adminView, audienceView, playerView } from './views.js';
 
 const media = [makeMedia('m1', 3)];

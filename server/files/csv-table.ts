@@ -5,7 +5,7 @@
  * if anything is wrong. The question import and the showtime import both read through here.
  */
 import { parse } from 'csv-parse/sync';
-import { AppError } from '../http/errors.js';
+import { DomainError } from '../errors.js';
 
 /** A file with thousands of bad rows answers with the first ones; the message gives the total. */
 export const IMPORT_MAX_REPORTED_ERRORS = 500;
@@ -22,7 +22,7 @@ export interface CsvSpec<C extends string> {
   rowNoun: string;
   maxRows: number;
   /** The message when the file has more rows than `maxRows`. */
-  tooManyRows(count: number): AppError;
+  tooManyRows(count: number): DomainError;
   /** A better word for an unknown header name than "Unknown column", when there is one. */
   explainUnknownColumn?(name: string): string | undefined;
 }
@@ -172,12 +172,12 @@ export function decodeUtf8(bytes: Uint8Array): string {
   }
 }
 
-export function invalidFile(message: string, errors: LineError[] = []): AppError {
-  return AppError.badRequest(message, { errors });
+export function invalidFile(message: string, errors: LineError[] = []): DomainError {
+  return DomainError.invalid(message, { errors });
 }
 
 /** Every row error at once, so the operator fixes the file in one go. */
-export function invalidRows(errors: LineError[], unit: 'line' | 'entry'): AppError {
+export function invalidRows(errors: LineError[], unit: 'line' | 'entry'): DomainError {
   const count = errors.length;
   const first = errors[0]!;
   const where = unit === 'line' ? `Line ${first.line}` : `Entry ${first.line}`;

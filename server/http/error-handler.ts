@@ -1,7 +1,8 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { storageFaultCause } from '../storage/faults.js';
-import { AppError } from './errors.js';
+import { DomainError } from '../errors.js';
+import { AppError, statusOf } from './errors.js';
 
 interface ValidationIssue {
   instancePath?: string;
@@ -24,12 +25,13 @@ function describeIssues(issues: ValidationIssue[], context: string | undefined):
  */
 export function installErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
-    if (error instanceof AppError) {
-      if (error.statusCode === 429 && typeof error.extra.retryAfterSeconds === 'number') {
+    if (error instanceof AppError || error instanceof DomainError) {
+      const status = error instanceof DomainError ? statusOf(error) : error.statusCode;
+      if (status === 429 && typeof error.extra.retryAfterSeconds === 'number') {
         reply.header('retry-after', String(error.extra.retryAfterSeconds));
       }
       const { retryAfterSeconds: _omit, ...extra } = error.extra;
-      return reply.status(error.statusCode).send({ message: error.message, ...extra });
+      return reply.status(status).send({ message: error.message, ...extra });
     }
     if (hasZodFastifySchemaValidationErrors(error)) {
       return reply.status(400).send(describeIssues(error.validation as ValidationIssue[], error.validationContext));

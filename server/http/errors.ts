@@ -1,6 +1,23 @@
+import type { DomainError, DomainErrorKind } from '../errors.js';
+
+/** The status each domain refusal (server/errors.ts) answers over HTTP. */
+export const STATUS_FOR_KIND: Record<DomainErrorKind, number> = {
+  invalid: 400,
+  unauthenticated: 401,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+  too_large: 413,
+  unsupported: 415,
+  rate_limited: 429,
+};
+
+export const statusOf = (error: DomainError): number => STATUS_FOR_KIND[error.kind];
+
 /**
- * Errors a client can cause, with the status they answer. Anything else is a bug and answers a
- * plain 500 without details (the log keeps them).
+ * Errors a client can cause that the HTTP layer itself raises (guards, routes), with the status
+ * they answer; the domain throws DomainError instead. Anything else is a bug and answers a plain
+ * 500 without details (the log keeps them).
  */
 export class AppError extends Error {
   constructor(

@@ -1,4 +1,4 @@
-import { AppError } from '../http/errors.js';
+import { DomainError } from '../errors.js';
 
 /**
  * A streaming reader for the multipart/form-data POST that Uppy sends to an upload URL obtained
@@ -23,7 +23,7 @@ export function boundaryOf(contentType: string | undefined): string | undefined 
   return match ? (match[1] ?? match[2]) : undefined;
 }
 
-const malformed = (why: string) => AppError.badRequest(`Malformed form upload: ${why}`);
+const malformed = (why: string) => DomainError.invalid(`Malformed form upload: ${why}`);
 
 class ByteSource {
   buffer: Buffer = Buffer.alloc(0);

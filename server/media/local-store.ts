@@ -4,7 +4,7 @@ import { once } from 'node:events';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { AppError } from '../http/errors.js';
+import { DomainError, isDomainError } from '../errors.js';
 import { uploadErrors } from './errors.js';
 import { UploadInspector } from './inspect-stream.js';
 import { MAX_PARTS, MIN_PART_BYTES } from './limits.js';
@@ -47,7 +47,7 @@ export class LocalMediaStore implements MediaStore {
   }
 
   private objectPath(objectId: string): string {
-    if (!isObjectId(objectId)) throw AppError.notFound('Media file not found');
+    if (!isObjectId(objectId)) throw DomainError.notFound('Media file not found');
     return path.join(this.root, objectId);
   }
 
@@ -126,7 +126,7 @@ export class LocalMediaStore implements MediaStore {
       await pipeline(Readable.from(body), inspector, fs.createWriteStream(temp, { flags: 'wx' }));
     } catch (err) {
       await fs.promises.rm(temp, { force: true });
-      if (err instanceof AppError && err.statusCode === 413) throw uploadErrors.tooLarge(maxBytes);
+      if (isDomainError(err, 'too_large')) throw uploadErrors.tooLarge(maxBytes);
       throw err;
     }
     const etag = inspector.result().md5Hex;
@@ -149,14 +149,14 @@ export class LocalMediaStore implements MediaStore {
     const chosen = parts.map((part, i) => {
       const found = stored.get(part.PartNumber);
       if (!found || found.ETag !== part.ETag.replace(/"/g, '')) {
-        throw AppError.badRequest(`Part ${part.PartNumber} was not uploaded, or its ETag does not match`);
+        throw DomainError.invalid(`Part ${part.PartNumber} was not uploaded, or its ETag does not match`);
       }
       if (i < parts.length - 1 && found.Size < MIN_PART_BYTES) {
-        throw AppError.badRequest('Every part except the last must be at least 5 MB');
+        throw DomainError.invalid('Every part except the last must be at least 5 MB');
       }
       return found;
     });
-    if (chosen.length === 0 || chosen.length > MAX_PARTS) throw AppError.badRequest(`An upload has 1 to ${MAX_PARTS} parts`);
+    if (chosen.length === 0 || chosen.length > MAX_PARTS) throw DomainError.invalid(`An upload has 1 to ${MAX_PARTS} parts`);
     if (chosen.reduce((sum, p) => sum + p.Size, 0) > maxBytes) {
       await this.abortMultipart(objectId);
       throw uploadErrors.tooLarge(maxBytes);
@@ -172,7 +172,7 @@ export class LocalMediaStore implements MediaStore {
     } catch (err) {
       await fs.promises.rm(temp, { force: true });
       // A joined file that is refused will never become valid: drop the parts too.
-      if (err instanceof AppError) await this.abortMultipart(objectId);
+      if (isDomainError(err)) await this.abortMultipart(objectId);
       throw err;
     }
     await fs.promises.rm(dir, { recursive: true, force: true });
@@ -189,7 +189,7 @@ export class LocalMediaStore implements MediaStore {
     try {
       await once(stream, 'open');
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw AppError.notFound('Media file not found');
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw DomainError.notFound('Media file not found');
       throw err;
     }
     return stream;

@@ -6,7 +6,7 @@ import {
 } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import type { Config } from '../config.js';
-import { AppError } from '../http/errors.js';
+import { DomainError } from '../errors.js';
 import { uploadErrors } from './errors.js';
 import { signPostPolicy } from './s3-post-policy.js';
 import { SNIFF_BYTES, sniffMediaType } from './sniff.js';
@@ -117,7 +117,7 @@ export class S3MediaStore implements MediaStore {
 
   /** Size and sniffed type of an object that arrived unchecked; a refused one is deleted. */
   private async check(key: string, size: number, maxBytes: number): Promise<string> {
-    const refuse = async (error: AppError) => {
+    const refuse = async (error: DomainError) => {
       await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: key }));
       throw error;
     };
@@ -189,7 +189,7 @@ export class S3MediaStore implements MediaStore {
       const name = nameOf(err);
       if (name === 'NoSuchUpload') throw uploadErrors.unknownUpload();
       if (name === 'InvalidPart' || name === 'InvalidPartOrder' || name === 'EntityTooSmall' || statusOf(err) === 400) {
-        throw AppError.badRequest(`The parts cannot be joined: ${(err as Error).message}`);
+        throw DomainError.invalid(`The parts cannot be joined: ${(err as Error).message}`);
       }
       throw err;
     }
@@ -218,7 +218,7 @@ export class S3MediaStore implements MediaStore {
       );
       return object.Body as Readable;
     } catch (err) {
-      if (statusOf(err) === 404) throw AppError.notFound('Media file not found');
+      if (statusOf(err) === 404) throw DomainError.notFound('Media file not found');
       throw err;
     }
   }

@@ -1,4 +1,4 @@
-import { AppError } from '../http/errors.js';
+import { DomainError, isDomainError } from '../errors.js';
 import type { MediaObject, MediaRepository } from '../storage/media.js';
 import { uploadErrors } from './errors.js';
 import { LocalMediaStore } from './local-store.js';
@@ -8,7 +8,7 @@ import { isObjectId, type MediaStore, type StoredObject, type UploadedPart } fro
 const SWEEP_INTERVAL_MS = 60_000;
 
 /** Refusals of the content itself: the upload can never succeed, so its URL dies with it. */
-const isRefusal = (err: unknown) => err instanceof AppError && (err.statusCode === 413 || err.statusCode === 415 || err.statusCode === 400);
+const isRefusal = (err: unknown) => isDomainError(err, 'too_large', 'unsupported', 'invalid');
 
 /**
  * The upload flow over a MediaStore and the media_objects rows: issuing single-use URLs, taking
@@ -35,7 +35,7 @@ export class MediaUploads {
   }
 
   private local(): LocalMediaStore {
-    if (!(this.store instanceof LocalMediaStore)) throw AppError.notFound('Uploads go straight to the S3 bucket');
+    if (!(this.store instanceof LocalMediaStore)) throw DomainError.notFound('Uploads go straight to the S3 bucket');
     return this.store;
   }
 
@@ -93,7 +93,7 @@ export class MediaUploads {
   }
 
   async signPart(key: string, uploadId: string, partNumber: number, origin: string): Promise<{ url: string; expires: number }> {
-    if (partNumber < 1 || partNumber > MAX_PARTS) throw AppError.badRequest(`Part numbers run from 1 to ${MAX_PARTS}`);
+    if (partNumber < 1 || partNumber > MAX_PARTS) throw DomainError.invalid(`Part numbers run from 1 to ${MAX_PARTS}`);
     const object = await this.requireMultipart(key, uploadId);
     const expiresAtSeconds = Math.floor(Date.parse(object.expiresAt) / 1000);
     const url = await this.store.signPart({
@@ -116,7 +116,7 @@ export class MediaUploads {
       return await store.receivePart(key, partNumber, body, maxBytesFor(object.kind));
     } catch (err) {
       // The first part shows what the file is: when it is not media, no later part can help.
-      if (err instanceof AppError && err.statusCode === 415) await this.discard(object, key);
+      if (isDomainError(err, 'unsupported')) await this.discard(object, key);
       throw err;
     }
   }
@@ -129,14 +129,14 @@ export class MediaUploads {
   ): Promise<{ location: string; key: string }> {
     const object = await this.requireMultipart(key, uploadId);
     const numbers = parts.map((p) => p.PartNumber);
-    if (numbers.some((n, i) => i > 0 && n <= numbers[i - 1])) throw AppError.badRequest('Parts must be listed in ascending order');
+    if (numbers.some((n, i) => i > 0 && n <= numbers[i - 1])) throw DomainError.invalid('Parts must be listed in ascending order');
     if (!(await this.objects.claim(key))) throw uploadErrors.busy();
     let stored: StoredObject;
     try {
       stored = await this.store.completeMultipart(key, uploadId, parts, maxBytesFor(object.kind));
     } catch (err) {
       // A joined file that is too large or not media is gone; a wrong part list can be corrected.
-      const refused = err instanceof AppError && (err.statusCode === 413 || err.statusCode === 415);
+      const refused = isDomainError(err, 'too_large', 'unsupported');
       await (refused ? this.objects.delete(key) : this.objects.release(key));
       throw err;
     }

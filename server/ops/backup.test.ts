@@ -14,7 +14,7 @@ import { MediaClient } from '../media/testing/client.js';
 import { sha256, tinyPng } from '../media/testing/fixtures.js';
 import { FakeClock } from '../rooms/fake-clock.js';
 import { TEST_DATABASE_URL, type TestDatabase } from '../testing/databases.js';
-import { createGame, player, startGameServer } from '../ws/test-setup.js';
+import { createGame, player, startGameServer } from '../ws/testing/setup.js';
 import { BackupError, MANIFEST_FILE, backup } from './backup.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..', '..');

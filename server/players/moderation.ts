@@ -4,7 +4,7 @@
  * it) takes it into the standings and sends every screen the new leaderboard, and every instance
  * closes a kicked player's sockets with 4403.
  */
-import { AppError } from '../http/errors.js';
+import { DomainError } from '../errors.js';
 import type { SessionLifecycle } from '../sessions/lifecycle.js';
 import { type Player, screenName } from '../storage/players.js';
 import type { Store } from '../storage/store.js';
@@ -17,20 +17,20 @@ export class PlayerModeration {
   ) {}
 
   async kick(sessionId: string, playerId: string): Promise<void> {
-    if (!(await this.store.players.kick(sessionId, playerId))) throw AppError.notFound('Player not found in this session');
+    if (!(await this.store.players.kick(sessionId, playerId))) throw DomainError.notFound('Player not found in this session');
     this.lifecycle.emit('moderated', sessionId, { playerId, screenName: null });
   }
 
   async hide(sessionId: string, playerId: string, hidden: boolean): Promise<void> {
-    if (!(await this.store.players.setHidden(sessionId, playerId, hidden))) throw AppError.notFound('Player not found in this session');
+    if (!(await this.store.players.setHidden(sessionId, playerId, hidden))) throw DomainError.notFound('Player not found in this session');
     this.announce((await this.store.players.get(playerId))!);
   }
 
   async rename(playerId: string, rawName: string): Promise<Player> {
     const check = checkName(rawName);
-    if (!check.ok) throw AppError.badRequest(NAME_REFUSED_MESSAGE, { reason: check.reason });
+    if (!check.ok) throw DomainError.invalid(NAME_REFUSED_MESSAGE, { reason: check.reason });
     const player = await this.store.players.rename(playerId, check.name);
-    if (!player) throw AppError.notFound('Player not found');
+    if (!player) throw DomainError.notFound('Player not found');
     this.announce(player);
     return player;
   }
@@ -38,11 +38,11 @@ export class PlayerModeration {
   /** Deleting is a kick first (off every screen, sockets closed), then the row and all it owns. */
   async delete(playerId: string): Promise<void> {
     const player = await this.store.players.get(playerId);
-    if (!player) throw AppError.notFound('Player not found');
+    if (!player) throw DomainError.notFound('Player not found');
     // A player from before players were per session may rank in several games.
     const sessions = player.sessionId ? [player.sessionId] : await this.sessionsScoredIn(playerId);
     if (player.sessionId) await this.store.players.kick(player.sessionId, playerId);
-    if (!(await this.store.players.delete(playerId))) throw AppError.notFound('Player not found');
+    if (!(await this.store.players.delete(playerId))) throw DomainError.notFound('Player not found');
     for (const sessionId of sessions) this.lifecycle.emit('moderated', sessionId, { playerId, screenName: null });
   }
 

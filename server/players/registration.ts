@@ -1,10 +1,10 @@
 /**
  * Registering a phone in a session (DESIGN §5, §6, §15): the per-address limit, the name rules
  * or a generated nickname, the session's cap, and who may come back as which player. Returns the
- * player with the token the device must keep; refusals are AppErrors with the contract's texts.
+ * player with the token the device must keep; refusals are DomainErrors with the contract's texts.
  */
 import { hashToken, newToken } from '../auth/passwords.js';
-import { AppError } from '../http/errors.js';
+import { DomainError } from '../errors.js';
 import type { Session } from '../storage/sessions.js';
 import type { Player } from '../storage/players.js';
 import type { Store } from '../storage/store.js';
@@ -41,13 +41,13 @@ export async function registerPlayer(deps: RegistrationDeps, request: RegisterRe
     name = generateNickname();
   } else {
     const check = checkName(request.name);
-    if (!check.ok) throw AppError.badRequest(NAME_REFUSED_MESSAGE, { reason: check.reason });
+    if (!check.ok) throw DomainError.invalid(NAME_REFUSED_MESSAGE, { reason: check.reason });
     name = check.name;
   }
   const waitSeconds = deps.limiter.take(request.address);
   if (waitSeconds !== null) {
     deps.bursts.refused(session.id, request.address);
-    throw AppError.tooManyRequests(TOO_MANY_MESSAGE, waitSeconds);
+    throw DomainError.rateLimited(TOO_MANY_MESSAGE, waitSeconds);
   }
   const { token, hash } = newToken();
   let created = false;
@@ -67,11 +67,11 @@ export async function registerPlayer(deps: RegistrationDeps, request: RegisterRe
       case 'returning':
         return { player: outcome.player, playerToken: request.playerToken!, created };
       case 'full':
-        throw AppError.conflict(GAME_FULL_MESSAGE);
+        throw DomainError.conflict(GAME_FULL_MESSAGE);
       case 'email_taken':
-        throw AppError.conflict(EMAIL_PLAYING_MESSAGE);
+        throw DomainError.conflict(EMAIL_PLAYING_MESSAGE);
       case 'kicked':
-        throw AppError.forbidden(REMOVED_MESSAGE, { removed: true });
+        throw DomainError.forbidden(REMOVED_MESSAGE, { removed: true });
       default:
         return outcome satisfies never;
     }

@@ -73,7 +73,7 @@ const CSV_SPEC: CsvSpec<Column> = {
   explainUnknownColumn: (name) => (/^choice_[e-z]$/.test(name) ? `Column ${name}: a question has exactly 4 choices (choice_a to choice_d).` : undefined),
 };
 
-/** Reads a whole file; throws a 400 AppError listing every problem, or returns every question. */
+/** Reads a whole file; throws a DomainError ('invalid') listing every problem, or returns every question. */
 export function parseQuestionCsv(content: string): ImportRow[] {
   const { rows: table, errors } = readCsvTable(content, CSV_SPEC);
   const rows: ImportRow[] = [];

@@ -4,9 +4,9 @@
  */
 import { z } from 'zod';
 import type { ImportedQuestion } from '../../protocol/api.js';
-import type { AppError } from '../http/errors.js';
+import type { DomainError } from '../errors.js';
 import { invalidFile } from '../files/csv-table.js';
-import { QUESTION_LIMITS } from '../http/questions/schema.js';
+import { QUESTION_LIMITS } from './limits.js';
 
 export const IMPORT_MAX_BYTES = 5 * 1024 * 1024;
 export const IMPORT_MAX_ROWS = 10_000;
@@ -26,7 +26,7 @@ const pointsMessage = `points must be a whole number from ${points.min} to ${poi
 const timeMessage = `time_limit_seconds must be a whole number from ${timeLimitSeconds.min} to ${timeLimitSeconds.max}`;
 const noNul = (v: string) => !v.includes('\0');
 
-/** The same rules as the question form (server/http/questions/schema.ts), worded for a file. */
+/** The same rules as the question form (QUESTION_LIMITS in ./limits.ts), worded for a file. */
 export const importedQuestionSchema = z.object({
   text: z
     .string({ error: 'text is missing' })
@@ -95,7 +95,7 @@ export function planImport(rows: ImportRow[], bankKeys: Set<string>): ImportPlan
   return { fresh, skipped: rows.length - fresh.length };
 }
 
-export function tooManyRows(count: number): AppError {
+export function tooManyRows(count: number): DomainError {
   return invalidFile(
     `The file has ${count.toLocaleString('en-US')} questions; at most ${IMPORT_MAX_ROWS.toLocaleString('en-US')} can be imported at once. Split it into smaller files.`,
   );

@@ -2,7 +2,7 @@ import { EventEmitter } from 'node:events';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ServerMessage } from '../../protocol/index.js';
 import type { BroadcastTarget } from '../engine/index.js';
-import { makeProgram, makeQuestion, makeSlide } from '../engine/testkit.js';
+import { makeProgram, makeQuestion, makeSlide } from '../engine/testing/testkit.js';
 import type { Broadcaster, RoomLog } from './broadcaster.js';
 import { FakeClock } from './fake-clock.js';
 import { RoomManager } from './manager.js';

@@ -3,7 +3,7 @@ import { EventEmitter } from 'node:events';
 import type { Session, SessionInput, SessionStatus } from '../storage/sessions.js';
 import type { Store } from '../storage/store.js';
 import { newId, nowIso } from '../storage/util.js';
-import { AppError } from '../http/errors.js';
+import { DomainError } from '../errors.js';
 
 const COPY_SUFFIX = ' (Copy)';
 
@@ -54,7 +54,7 @@ export class SessionLifecycle extends EventEmitter<LifecycleEvents> {
 
   async update(id: string, patch: Partial<SessionInput>): Promise<Session> {
     const session = await this.require(id);
-    if (session.status === 'live') throw AppError.conflict('A live session cannot be edited. Stop it first.');
+    if (session.status === 'live') throw DomainError.conflict('A live session cannot be edited. Stop it first.');
     let status: SessionStatus | undefined;
     // A new start time re-decides draft/scheduled; finished sessions keep their status.
     if (patch.startsAt !== undefined && (session.status === 'draft' || session.status === 'scheduled')) {
@@ -76,7 +76,7 @@ export class SessionLifecycle extends EventEmitter<LifecycleEvents> {
   async delete(id: string): Promise<void> {
     const session = await this.require(id);
     if (session.status === 'live' || !(await this.store.sessions.deleteUnlessLive(id))) {
-      throw AppError.conflict('A live session cannot be deleted. Stop it first.');
+      throw DomainError.conflict('A live session cannot be deleted. Stop it first.');
     }
     this.emit('deleted', id);
   }
@@ -84,7 +84,7 @@ export class SessionLifecycle extends EventEmitter<LifecycleEvents> {
   async start(id: string): Promise<Session> {
     const session = await this.require(id);
     if (!(await this.store.sessions.transition(id, ['draft', 'scheduled'], 'live'))) {
-      throw AppError.conflict(`Only draft or scheduled sessions can be started; this one is ${session.status}.`);
+      throw DomainError.conflict(`Only draft or scheduled sessions can be started; this one is ${session.status}.`);
     }
     this.emit('started', id);
     return (await this.store.sessions.get(id))!;
@@ -93,7 +93,7 @@ export class SessionLifecycle extends EventEmitter<LifecycleEvents> {
   async stop(id: string): Promise<Session> {
     const session = await this.require(id);
     if (!(await this.store.sessions.transition(id, ['live'], 'finished'))) {
-      throw AppError.conflict(`Only live sessions can be stopped; this one is ${session.status}.`);
+      throw DomainError.conflict(`Only live sessions can be stopped; this one is ${session.status}.`);
     }
     this.emit('stopped', id);
     return (await this.store.sessions.get(id))!;
@@ -113,7 +113,7 @@ export class SessionLifecycle extends EventEmitter<LifecycleEvents> {
       await this.store.scores.clearSession(trx, id);
       return true;
     });
-    if (!restarted) throw AppError.conflict(`Only finished sessions can be restarted; this one is ${session.status}.`);
+    if (!restarted) throw DomainError.conflict(`Only finished sessions can be restarted; this one is ${session.status}.`);
     this.emit('started', id);
     return (await this.store.sessions.get(id))!;
   }
@@ -179,7 +179,7 @@ export class SessionLifecycle extends EventEmitter<LifecycleEvents> {
 
   private async require(id: string): Promise<Session> {
     const session = await this.store.sessions.get(id);
-    if (!session) throw AppError.notFound('Session not found');
+    if (!session) throw DomainError.notFound('Session not found');
     return session;
   }
 }

@@ -4,7 +4,7 @@
  * stopping are conditional status transitions, and a copy is recorded only if none was first.
  */
 import type { RoomLog } from '../rooms/broadcaster.js';
-import { AppError } from '../http/errors.js';
+import { isDomainError } from '../errors.js';
 import type { SessionLifecycle } from '../sessions/lifecycle.js';
 import type { Store } from '../storage/store.js';
 import type { PreShowOwnership } from './ownership.js';
@@ -48,7 +48,7 @@ export async function endPreShowSession(store: Store, lifecycle: SessionLifecycl
 }
 
 /** 409/404 from the lifecycle: someone else (another instance, an operator) took the step first. */
-const isLostRace = (err: unknown) => err instanceof AppError && (err.statusCode === 409 || err.statusCode === 404);
+const isLostRace = (err: unknown) => isDomainError(err, 'conflict', 'not_found');
 /** Takes a lifecycle step; false when someone else took it first. */
 async function ignoreLostRace(step: Promise<unknown>): Promise<boolean> {
   try {

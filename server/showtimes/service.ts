@@ -4,7 +4,7 @@
  */
 import type { AuditoriumNow, Theme } from '../../protocol/api.js';
 import { decodeUtf8, invalidFile, invalidRows, readCsvTable, throwIfInvalid, type CsvSpec, type LineError } from '../files/csv-table.js';
-import { AppError } from '../http/errors.js';
+import { DomainError } from '../errors.js';
 import type { SessionLifecycle } from '../sessions/lifecycle.js';
 import type { Auditorium, PreShowSettings } from '../storage/auditoriums.js';
 import { toShowtime, type Showtime } from '../storage/showtimes.js';
@@ -40,7 +40,7 @@ export class ShowtimeService {
 
   async auditorium(id: string): Promise<Auditorium> {
     const auditorium = await this.store.auditoriums.get(id);
-    if (!auditorium) throw AppError.notFound('Auditorium not found');
+    if (!auditorium) throw DomainError.notFound('Auditorium not found');
     return auditorium;
   }
 
@@ -53,13 +53,13 @@ export class ShowtimeService {
   async add(auditoriumId: string, raw: { title: string; startsAt: string }): Promise<Showtime> {
     const auditorium = await this.auditorium(auditoriumId);
     const checked = checkShowtime(raw, this.clock.now());
-    if ('problems' in checked) throw AppError.badRequest(`Invalid showtime: ${checked.problems.join('; ')}`);
+    if ('problems' in checked) throw DomainError.invalid(`Invalid showtime: ${checked.problems.join('; ')}`);
     const showtime = checked.value;
     const row = await this.store.db.transaction().execute(async (trx) => {
       await this.lockAuditorium(trx, auditoriumId);
       const existing = await this.scheduled(auditoriumId, trx);
       const crowded = findCrowding(showtime, existing, auditorium.preShowLeadMinutes);
-      if (crowded) throw AppError.conflict(crowdingMessage(showtime, crowded, auditorium.preShowLeadMinutes));
+      if (crowded) throw DomainError.conflict(crowdingMessage(showtime, crowded, auditorium.preShowLeadMinutes));
       return (await this.store.showtimes.insertMany(trx, auditoriumId, [showtime]))[0]!;
     });
     return toShowtime(row, auditorium);
@@ -95,7 +95,7 @@ export class ShowtimeService {
       }
       if (crowding.length > 0) {
         const error = invalidRows(crowding, 'line');
-        throw new AppError(409, error.message, error.extra);
+        throw new DomainError('conflict', error.message, error.extra);
       }
       await this.store.showtimes.insertMany(trx, auditoriumId, fresh);
       return { imported: fresh.length, skipped: read.length - fresh.length };
@@ -105,26 +105,26 @@ export class ShowtimeService {
   /** Deletes a showtime; its pre-show, if running, stops now (one not yet started never will). */
   async remove(id: string): Promise<void> {
     const row = await this.store.showtimes.get(id);
-    if (!row || !(await this.store.showtimes.delete(id))) throw AppError.notFound('Showtime not found');
+    if (!row || !(await this.store.showtimes.delete(id))) throw DomainError.notFound('Showtime not found');
     if (row.session_id && row.pre_show_state === 'live') await endPreShowSession(this.store, this.lifecycle, row.session_id);
   }
 
   async updateAuditorium(id: string, patch: Partial<PreShowSettings> & { name?: string }): Promise<Auditorium> {
     const current = await this.auditorium(id);
     if (patch.preShowSessionId && !(await this.store.sessions.get(patch.preShowSessionId))) {
-      throw AppError.badRequest('Invalid body: preShowSessionId: no such session');
+      throw DomainError.invalid('Invalid body: preShowSessionId: no such session');
     }
     const lead = patch.preShowLeadMinutes ?? current.preShowLeadMinutes;
     const end = patch.preShowEndMinutes ?? current.preShowEndMinutes;
     if (end >= lead) {
-      throw AppError.badRequest(`Invalid body: the pre-show must stop after it starts: preShowEndMinutes (${end}) must be less than preShowLeadMinutes (${lead})`);
+      throw DomainError.invalid(`Invalid body: the pre-show must stop after it starts: preShowEndMinutes (${end}) must be less than preShowLeadMinutes (${lead})`);
     }
     if (lead > current.preShowLeadMinutes) {
       // A longer lead can make showtimes that were far enough apart crowd each other.
       const upcoming = (await this.scheduled(id)).filter((s) => s.startsAt > this.clock.now()).sort((a, b) => a.startsAt - b.startsAt);
       for (let i = 1; i < upcoming.length; i++) {
         if (findCrowding(upcoming[i]!, [upcoming[i - 1]!], lead)) {
-          throw AppError.conflict(`A lead time of ${lead} min would make showtimes overlap: ${crowdingMessage(upcoming[i]!, upcoming[i - 1]!, lead)}`);
+          throw DomainError.conflict(`A lead time of ${lead} min would make showtimes overlap: ${crowdingMessage(upcoming[i]!, upcoming[i - 1]!, lead)}`);
         }
       }
     }

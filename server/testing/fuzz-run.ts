@@ -5,7 +5,7 @@
  * (server/http/fuzz.test.ts) and `npm run fuzz` (server/testing/fuzz-cli.ts).
  */
 import { FakeClock } from '../rooms/fake-clock.js';
-import { admin, createGame, display, player, startGameServer } from '../ws/test-setup.js';
+import { admin, createGame, display, player, startGameServer } from '../ws/testing/setup.js';
 import type { TestDialect } from './databases.js';
 import { type Failure, type HttpFuzzReport, type WsFuzzReport, apiStateReader, fuzzHttp, fuzzWebSocket, operationsOf } from './fuzz.js';
 

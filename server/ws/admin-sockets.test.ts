@@ -8,7 +8,7 @@ import { hashToken, newToken } from '../auth/passwords.js';
 import { TestApi } from '../testing/api.js';
 import { DIALECTS } from '../testing/databases.js';
 import { startTestServer, type TestServer } from '../testing/server.js';
-import { TestSocket } from './test-client.js';
+import { TestSocket } from './testing/client.js';
 
 describe.each(DIALECTS)('admin sockets and their token on %s', (dialect) => {
   let server: TestServer;

@@ -20,7 +20,7 @@ import { adminToken, type ChildServer, freePort, startChildServer } from '../tes
 import { createTestDatabase, DIALECTS, type TestDatabase } from '../testing/databases.js';
 import { TestApi } from '../testing/api.js';
 import { startTestServer } from '../testing/server.js';
-import { createGame, type Game } from './test-setup.js';
+import { createGame, type Game } from './testing/setup.js';
 
 const PHONES = 120;
 const QUESTIONS = 3;

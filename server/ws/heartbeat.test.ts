@@ -7,8 +7,8 @@ import { DIALECTS } from '../testing/databases.js';
 import type { TestServer } from '../testing/server.js';
 import { startHeartbeat } from './heartbeat.js';
 import type { Client, Hub } from './hub.js';
-import { TestSocket } from './test-client.js';
-import { type Game, createGame, display, startGameServer } from './test-setup.js';
+import { TestSocket } from './testing/client.js';
+import { type Game, createGame, display, startGameServer } from './testing/setup.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

@@ -9,8 +9,8 @@ import { FakeClock } from '../rooms/fake-clock.js';
 import type { TestApi } from '../testing/api.js';
 import { DIALECTS } from '../testing/databases.js';
 import type { TestServer } from '../testing/server.js';
-import { type AnyMessage, TestSocket } from './test-client.js';
-import { type Game, createGame, display, player, startGameServer } from './test-setup.js';
+import { type AnyMessage, TestSocket } from './testing/client.js';
+import { type Game, createGame, display, player, startGameServer } from './testing/setup.js';
 
 const names = (m: AnyMessage) => m.leaderboard.map((e: any) => `${e.player.name}:${e.score.pointsTotal}`);
 

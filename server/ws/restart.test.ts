@@ -10,8 +10,8 @@ import { CLOSE_CODES, ERROR_CODES } from '../../protocol/index.js';
 import { FakeClock } from '../rooms/fake-clock.js';
 import { DIALECTS } from '../testing/databases.js';
 import type { TestServer } from '../testing/server.js';
-import type { TestSocket } from './test-client.js';
-import { createGame, display, player, questionsOpenedWithoutAnswer, startGameServer } from './test-setup.js';
+import type { TestSocket } from './testing/client.js';
+import { createGame, display, player, questionsOpenedWithoutAnswer, startGameServer } from './testing/setup.js';
 
 describe.each(DIALECTS)('restarting the server mid-question on %s', (dialect) => {
   const clock = new FakeClock(Math.floor(Date.now() / 1000) * 1000);

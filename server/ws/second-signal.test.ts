@@ -16,8 +16,8 @@ import { adminToken, type ChildServer, freePort, startChildServer } from '../tes
 import { createTestDatabase, type TestDatabase } from '../testing/databases.js';
 import { TestApi } from '../testing/api.js';
 import { startTestServer } from '../testing/server.js';
-import { createGame } from './test-setup.js';
-import { TestSocket } from './test-client.js';
+import { createGame } from './testing/setup.js';
+import { TestSocket } from './testing/client.js';
 
 const EVENT_TIMEOUT_MS = 120_000;
 

@@ -7,7 +7,7 @@ import { CLOSE_CODES, MAX_CLIENT_MESSAGE_BURST } from '../../protocol/index.js';
 import { FakeClock } from '../rooms/fake-clock.js';
 import type { TestApi } from '../testing/api.js';
 import type { TestServer } from '../testing/server.js';
-import { type Game, createGame, display, player, startGameServer } from './test-setup.js';
+import { type Game, createGame, display, player, startGameServer } from './testing/setup.js';
 
 describe('session events and socket limits', () => {
   let server: TestServer;

@@ -16,8 +16,8 @@ import { CuttableProxy } from '../testing/cuttable-proxy.js';
 import { createTestDatabase, TEST_DATABASE_URL, type TestDatabase } from '../testing/databases.js';
 import { mountSmallDisk, type SmallDisk } from '../testing/small-disk.js';
 import type { TestServer } from '../testing/server.js';
-import type { TestSocket } from './test-client.js';
-import { type Game, createGame, display, player, startGameServer } from './test-setup.js';
+import type { TestSocket } from './testing/client.js';
+import { type Game, createGame, display, player, startGameServer } from './testing/setup.js';
 
 const TIME_LIMIT_S = 20;
 

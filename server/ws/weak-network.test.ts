@@ -13,7 +13,7 @@ import { pointsForCorrectAnswer } from '../engine/index.js';
 import { TestApi } from '../testing/api.js';
 import { startTestServer, type TestServer } from '../testing/server.js';
 import { ShapedLink } from '../testing/shaped-link.js';
-import { type Game, createGame } from './test-setup.js';
+import { type Game, createGame } from './testing/setup.js';
 
 const ONE_WAY_MS = 300;
 const OUTAGE_MS = 4_000;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { PlayerSessionState, ServerMessage } from '../../protocol/index';
 import { plural, questionNumberText, titleWithLocalTime } from '../common/format';
-import { audienceState } from '../common/realtime/testFixtures';
+import { audienceState } from '../common/realtime/testing/testFixtures';
 import { DELIVERY_TEXT, answerStatusText, deliveryOf, finishedText, joinedText } from './phoneMoments';
 import { INITIAL_PLAYER_STATE, reducePlayer, type PlayerAction, type PlayerGameState } from './playerGameState';
 

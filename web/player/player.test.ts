@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { PlayerSessionState, ServerMessage } from '../../protocol/index';
-import { audienceState, questionView } from '../common/realtime/testFixtures';
+import { audienceState, questionView } from '../common/realtime/testing/testFixtures';
 import { linkSignature, parseJoinFailure, validateJoin } from './joinForm';
 import { INITIAL_PLAYER_STATE, canPick, outcomeText, reducePlayer, type PlayerAction, type PlayerGameState } from './playerGameState';
 

@@ -2,7 +2,7 @@
  * A game set up over plain HTTP (through a load balancer, so any instance may answer each call),
  * and phones that reconnect the way the web app does when their socket drops.
  */
-import { type AnyMessage, TestSocket } from '../../ws/test-client.js';
+import { type AnyMessage, TestSocket } from '../../ws/testing/client.js';
 
 export interface HttpGame {
   sessionId: string;

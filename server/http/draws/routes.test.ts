@@ -3,7 +3,7 @@ import { TestApi } from '../../testing/api.js';
 import { DIALECTS } from '../../testing/databases.js';
 import type { TestServer } from '../../testing/server.js';
 import { useAdminServer } from '../../testing/hooks.js';
-import { TestSocket } from '../../ws/test-client.js';
+import { TestSocket } from '../../ws/testing/client.js';
 
 const PRIZE_DRAW = { enabled: true, prize: 'Two tickets for Friday', consentText: 'Enter me in the prize draw; you may email me if I win.' };
 const SHOWN_TEXT = `Prize: ${PRIZE_DRAW.prize}\n${PRIZE_DRAW.consentText}`;

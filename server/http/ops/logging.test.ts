@@ -8,7 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { REDACTED, redactUrl } from '../../ops/logging.js';
 import { TestApi } from '../../testing/api.js';
 import { startTestServer, TEST_ADMIN, type TestServer } from '../../testing/server.js';
-import { TestSocket } from '../../ws/test-client.js';
+import { TestSocket } from '../../ws/testing/client.js';
 
 class LogCapture extends Writable {
   text = '';

@@ -8,7 +8,7 @@ import { FakeClock } from '../../rooms/fake-clock.js';
 import { TestApi } from '../../testing/api.js';
 import { DIALECTS } from '../../testing/databases.js';
 import { startTestServer, type TestServer } from '../../testing/server.js';
-import { admin, createGame, display, player, startGameServer } from '../../ws/test-setup.js';
+import { admin, createGame, display, player, startGameServer } from '../../ws/testing/setup.js';
 
 async function scrape(api: TestApi, headers: Record<string, string> = {}): Promise<Sample[]> {
   const res = await api.request('GET', '/metrics', undefined, headers);

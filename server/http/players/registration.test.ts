@@ -9,7 +9,7 @@ import { hashToken } from '../../auth/passwords.js';
 import { TestApi } from '../../testing/api.js';
 import { DIALECTS } from '../../testing/databases.js';
 import { startTestServer, type TestServer } from '../../testing/server.js';
-import { TestSocket } from '../../ws/test-client.js';
+import { TestSocket } from '../../ws/testing/client.js';
 
 describe.each(DIALECTS)('registration rules on %s', (dialect) => {
   let server: TestServer;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { QUESTION_LIMITS } from '../../questions/limits.js';
 
 const blank = 'Please fill in all fields';
 // PostgreSQL text cannot hold NUL (U+0000): such a value would fail in the database with a 500,
@@ -6,14 +7,6 @@ const blank = 'Please fill in all fields';
 const noNul = (v: string) => !v.includes('\0');
 const NUL_MESSAGE = 'must not contain NUL characters';
 
-/** Shared with the question import (server/questions/import-rules.ts). */
-export const QUESTION_LIMITS = {
-  text: { max: 1000 },
-  choice: { max: 300 },
-  points: { min: 1, max: 100_000, default: 10 },
-  timeLimitSeconds: { min: 5, max: 3600, default: 30 },
-  category: { max: 100, maxCount: 50 },
-} as const;
 const L = QUESTION_LIMITS;
 
 export const questionBody = z.object({

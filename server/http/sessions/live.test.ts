@@ -8,8 +8,8 @@ import { FakeClock } from '../../rooms/fake-clock.js';
 import type { TestApi } from '../../testing/api.js';
 import { DIALECTS } from '../../testing/databases.js';
 import type { TestServer } from '../../testing/server.js';
-import type { TestSocket } from '../../ws/test-client.js';
-import { type Game, createGame, display, player, startGameServer } from '../../ws/test-setup.js';
+import type { TestSocket } from '../../ws/testing/client.js';
+import { type Game, createGame, display, player, startGameServer } from '../../ws/testing/setup.js';
 
 describe.each(DIALECTS)('GET /api/admin/live on %s', (dialect) => {
   const clock = new FakeClock(Math.floor(Date.now() / 1000) * 1000);

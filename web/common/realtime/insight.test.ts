@@ -4,7 +4,7 @@ import { answersInText, splitPercents } from '../../display/DisplayQuestion';
 import { nextPlaceText, placeText } from '../../player/playerGameState';
 import type { SessionItem } from '../../../protocol/api';
 import { INITIAL_LIVE_STATE, reduceLive } from './liveState';
-import { audienceState, questionView } from './testFixtures';
+import { audienceState, questionView } from './testing/testFixtures';
 
 describe('live insight on the screens (DESIGN §10)', () => {
   it('counts answers in for the open question, and drops the count when another question starts', () => {

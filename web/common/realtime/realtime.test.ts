@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { AudienceSessionState, MediaView } from '../../../protocol/index';
 import { INITIAL_LIVE_STATE, reduceLive, type LiveState } from './liveState';
-import { audienceState, questionView } from './testFixtures';
+import { audienceState, questionView } from './testing/testFixtures';
 import { mediaDurationMs, phoneSource, rotationItems, rotationKey } from './mediaRotation';
 import { ServerClock, secondsUntil } from './serverClock';
 import { PERMANENT_CLOSE_CODES, RECONNECT_MAX_DELAY_MS, RECONNECT_MIN_DELAY_MS, reconnectDelayMs, sessionSocketUrl } from './timings';

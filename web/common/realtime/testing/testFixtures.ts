@@ -1,4 +1,4 @@
-import type { AudienceSessionState, QuestionView } from '../../../protocol/index';
+import type { AudienceSessionState, QuestionView } from '../../../../protocol/index';
 
 /** Test fixtures: a question as screens receive it, and an audience session_state around it. */
 export const questionView = (id: string): QuestionView => ({

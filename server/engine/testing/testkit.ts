@@ -2,10 +2,10 @@
  * Test helpers for the engine: program builders and a fake-clock driver that plays the runner's
  * part (it keeps the one pending wake-up and fires `timer` events when the clock reaches it).
  */
-import type { MediaView, ServerMessage } from '../../protocol/index.js';
-import type { Effect, EngineEvent, EngineState, Program, ProgramItem, ProgramQuestion } from './types.js';
-import { reduce } from './reduce.js';
-import { createEngineState, type StoredScore } from './resume.js';
+import type { MediaView, ServerMessage } from '../../../protocol/index.js';
+import type { Effect, EngineEvent, EngineState, Program, ProgramItem, ProgramQuestion } from '../types.js';
+import { reduce } from '../reduce.js';
+import { createEngineState, type StoredScore } from '../resume.js';
 
 export const T0 = 1_700_000_000_000;
 

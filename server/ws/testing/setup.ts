@@ -2,11 +2,11 @@
  * Builds a session for the socket tests through the real API (questions, slides, media blocks,
  * registered players), plus media rows inserted directly, and opens clients by role.
  */
-import { FakeClock } from '../rooms/fake-clock.js';
-import { TestApi } from '../testing/api.js';
-import type { TestDatabase, TestDialect } from '../testing/databases.js';
-import { startTestServer, type TestServer } from '../testing/server.js';
-import { TestSocket } from './test-client.js';
+import { FakeClock } from '../../rooms/fake-clock.js';
+import { TestApi } from '../../testing/api.js';
+import type { TestDatabase, TestDialect } from '../../testing/databases.js';
+import { startTestServer, type TestServer } from '../../testing/server.js';
+import { TestSocket } from './client.js';
 
 export type ItemSpec =
   | { question: { text: string; correctIndex: number; points?: number; timeLimitSeconds?: number } }

@@ -3,7 +3,7 @@
  * wire, e.g. that no frame carried `correctIndex` early) and lets a test wait for a message.
  */
 import WebSocket from 'ws';
-import type { ServerMessage } from '../../protocol/index.js';
+import type { ServerMessage } from '../../../protocol/index.js';
 
 // Tests read fields of every message kind freely.
 export type AnyMessage = ServerMessage & Record<string, any>;
