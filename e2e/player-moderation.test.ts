@@ -31,7 +31,7 @@ describe('kicking a player during a question', () => {
     await joinThroughForm(troll.page, id, 'Trouble Maker', 'troll@example.com');
 
     // Both sockets in the room before the start: otherwise Ana's answer alone could close the question.
-    for (const phone of [ana, troll]) await phone.page.getByText('Waiting for next question...', { exact: true }).waitFor();
+    for (const [phone, name] of [[ana, 'Ana'], [troll, 'Trouble Maker']] as const) await phone.page.getByText(`You're in, ${name}!`, { exact: true }).waitFor();
     await h.api.start(id);
     for (const phone of [ana, troll]) {
       await phone.page.getByText(Q1.text, { exact: true }).waitFor();

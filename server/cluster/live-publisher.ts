@@ -55,7 +55,15 @@ export function startLivePublisher(deps: { redis: Redis; keys: ClusterKeys; inst
     },
     async stop() {
       clearInterval(timer);
-      await redis.hdel(keys.liveGames, instanceId).catch(() => undefined);
+      // Best effort: a Redis that is down must not hold up the shutdown (its queued command would
+      // wait for a connection forever); a stale entry is ignored by readers once it is 6 s old.
+      if (redis.status !== 'ready') return;
+      let timeout: NodeJS.Timeout | undefined;
+      await Promise.race([
+        redis.hdel(keys.liveGames, instanceId).catch(() => undefined),
+        new Promise<void>((resolve) => (timeout = setTimeout(resolve, 1_000))),
+      ]);
+      clearTimeout(timeout);
     },
   };
 }

@@ -7,7 +7,8 @@ import { FakeClock } from '../rooms/fake-clock.js';
 import { TestApi } from '../testing/api.js';
 import { DIALECTS } from '../testing/databases.js';
 import type { TestServer } from '../testing/server.js';
-import { createGame, display, startGameServer, type Game } from '../ws/testing/setup.js';
+import { TestSocket } from '../ws/testing/client.js';
+import { createGame, display, player, startGameServer, type Game } from '../ws/testing/setup.js';
 
 const PRIZE_DRAW = { enabled: true, prize: 'A year of popcorn', consentText: 'Enter me in the draw.' };
 
@@ -16,25 +17,34 @@ describe.each(DIALECTS)('winners between questions on %s', (dialect) => {
   let server: TestServer;
   let api: TestApi;
   let game: Game;
+  let ana: { id: string; playerToken: string };
 
   beforeAll(async () => {
     ({ server, api } = await startGameServer(dialect, clock));
     game = await createGame(server, api, {
       items: [{ question: { text: 'Who directed Jaws?', correctIndex: 1 } }, { question: { text: 'Year of Casablanca?', correctIndex: 2 } }],
-      players: 0,
+      // Player 1 stays connected without answering, so the question stays open after Ana's answer.
+      players: 1,
     });
     expect((await api.put(`/api/admin/sessions/${game.sessionId}`, { prizeDraw: PRIZE_DRAW })).status).toBe(200);
-    const ana = await new TestApi(server).post('/api/player/register', { sessionId: game.sessionId, name: 'Ana', email: 'ana@example.com', prizeConsent: true });
-    expect(ana.status).toBe(201);
+    const registered = await new TestApi(server).post('/api/player/register', { sessionId: game.sessionId, name: 'Ana', email: 'ana@example.com', prizeConsent: true });
+    expect(registered.status).toBe(201);
+    ana = registered.body;
   });
   afterAll(() => server?.close());
 
   it('holds the winners while a question is open and shows them when it closes', async () => {
     const screen = await display(server, game);
+    const waiting = await player(server, game, 0);
+    const phone = await TestSocket.join(server.baseUrl, { type: 'player', sessionId: game.sessionId, playerId: ana.id, playerToken: ana.playerToken });
     try {
       const questionOpen = screen.next('session_state', (m) => m.phase === 'question');
       expect((await api.post(`/api/admin/sessions/${game.sessionId}/start`)).status).toBe(200);
       await questionOpen;
+      // Draws pick among players who answered a question of the session (DESIGN §15).
+      const accepted = phone.next('answer_accepted');
+      phone.send({ type: 'submit_answer', questionId: game.questions[0].id, selectedIndex: 1 });
+      await accepted;
       await server.server.realtime.rooms.whenIdle();
       const drawn = await api.post(`/api/admin/sessions/${game.sessionId}/draws`, { count: 1 });
       expect(drawn.status).toBe(201);
@@ -59,6 +69,8 @@ describe.each(DIALECTS)('winners between questions on %s', (dialect) => {
       await again;
     } finally {
       screen.ws.close();
+      waiting.ws.close();
+      phone.ws.close();
     }
   });
 });

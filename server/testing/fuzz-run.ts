@@ -64,8 +64,14 @@ export async function runFuzz(options: FuzzRunOptions): Promise<FuzzRunReport> {
       }
       phone.close();
     }
-    // Phones coming and going move the display's player count (answer_progress); nothing else may change.
-    const acted = watcher.messages.filter((m) => m.type !== 'session_state' && !(m.type === 'answer_progress' && m.answered === 0));
+    // Phones coming and going move the display's counts (answer_progress, and presence for the
+    // lobby: DESIGN §17); nothing else may change, and nobody joined: no name reached the screen.
+    const acted = watcher.messages.filter(
+      (m) =>
+        m.type !== 'session_state' &&
+        !(m.type === 'answer_progress' && m.answered === 0) &&
+        !(m.type === 'presence' && (m.recentNames ?? []).length === 0),
+    );
     if (acted.length > 0) failures.push({ request: 'websocket fuzz', problem: `the display saw ${JSON.stringify(acted).slice(0, 300)}` });
     watcher.close();
 

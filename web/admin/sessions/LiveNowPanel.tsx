@@ -30,7 +30,8 @@ export function LiveNowPanel() {
         <Activity className="size-5" aria-hidden />
         Live now <span className="text-sm font-normal opacity-70">({games.length})</span>
       </h3>
-      <div className="overflow-x-auto">
+      {/* Scrolls sideways on a phone: focusable so a keyboard can scroll it too. */}
+      <div className="overflow-x-auto" data-scroll-x tabIndex={0} role="group" aria-label="Live games">
         <table className="w-full min-w-[36rem] text-left text-sm">
           <thead className="opacity-70">
             <tr>
