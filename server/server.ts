@@ -23,6 +23,7 @@ import { startRealtime, type Realtime, type RealtimeOptions } from './ws/realtim
 import { LiveGames } from './sessions/live-games.js';
 import type { ClusterOptions } from './cluster/node.js';
 import { RedisLoginLimiter } from './cluster/login-limiter.js';
+import { RedisRegistrationLimiter } from './cluster/registration-limiter.js';
 
 export interface RunningServer {
   app: App;
@@ -89,12 +90,18 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const clusterOptions = config.redisUrl ? { redisUrl: config.redisUrl, instanceId: config.instanceId, keyPrefix: config.redisKeyPrefix, ...options.cluster } : undefined;
   // Multi-instance mode: failed logins counted in Redis, the same for every instance.
   const redisLimiter = clusterOptions ? RedisLoginLimiter.connect(clusterOptions.redisUrl, clusterOptions.keyPrefix ?? 'marquee', options.loginClock) : undefined;
+  // …and registrations per address, so a balancer's round robin does not multiply the burst.
+  const registrationLimiter =
+    clusterOptions && config.registrationLimit
+      ? RedisRegistrationLimiter.connect(clusterOptions.redisUrl, clusterOptions.keyPrefix ?? 'marquee', config.registrationLimit)
+      : undefined;
   const deps: AppDeps = {
     config,
     store,
     lifecycle,
     adminAuth,
     loginLimiter: redisLimiter ?? new LoginLimiter(options.loginClock),
+    registrationLimiter,
     loginDevices: new LoginDevices(secret),
     joinLinks: new JoinLinks(secret, config.joinLinkTtlSeconds),
     displayKeys: new DisplayKeys(secret),
@@ -156,6 +163,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     await app.close();
     await redis?.close();
     redisLimiter?.close();
+    registrationLimiter?.close();
     await store.close();
   };
   return running;

@@ -44,4 +44,9 @@ export class ClusterKeys {
   loginFailures(pair: string): string {
     return `${this.prefix}:login:${pair}`;
   }
+
+  /** One address's registration bucket { tokens, at } (server/cluster/registration-limiter.ts). */
+  registrations(address: string): string {
+    return `${this.prefix}:reg:${address}`;
+  }
 }

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyBaseLogger, RawServerDefault, RawRequestDe
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { AdminAuth } from '../auth/admin-auth.js';
 import type { LoginThrottle } from '../auth/login-limiter.js';
+import type { RegistrationThrottle } from '../players/rate-limit.js';
 import type { LoginDevices } from '../auth/login-device.js';
 import type { Config } from '../config.js';
 import type { SessionLifecycle } from '../sessions/lifecycle.js';
@@ -22,6 +23,8 @@ export interface AppDeps {
   loginLimiter: LoginThrottle;
   /** Browsers that logged in before, which the login limiter never slows (DESIGN §15). */
   loginDevices: LoginDevices;
+  /** The per-address registration limit shared through Redis (multi-instance mode); else one per process. */
+  registrationLimiter?: RegistrationThrottle;
   joinLinks: JoinLinks;
   /** The big screens' keys, which let them fetch join links (DESIGN §15). */
   displayKeys: DisplayKeys;

@@ -3,12 +3,20 @@
  * at `perSecond`. A venue's phones share one public address, so the default (100, then 2/s) is
  * above what a full house joining at the doors needs. A slot is taken before registering and
  * given back when the registration creates nobody, so a storm of parallel requests cannot all
- * pass the check before any is counted. Per process: in multi-instance mode each instance keeps
- * its own buckets (docs/PRIVACY.md).
+ * pass the check before any is counted. This one counts in the process; in multi-instance mode
+ * the instances share buckets in Redis (server/cluster/registration-limiter.ts).
  */
 export interface RegistrationLimit {
   burst: number;
   perSecond: number;
+}
+
+/** What registration needs of a limiter: the in-process one or the shared one (Redis). */
+export interface RegistrationThrottle {
+  /** Takes a slot: null when granted, else the seconds to wait. */
+  take(address: string): number | null | Promise<number | null>;
+  /** Gives back a slot taken for a registration that created no player. */
+  giveBack(address: string): void | Promise<void>;
 }
 
 interface Bucket {
@@ -19,7 +27,7 @@ interface Bucket {
 /** Above this many addresses, buckets that have refilled are forgotten (bounded memory under a flood of addresses). */
 const SWEEP_ABOVE = 10_000;
 
-export class RegistrationLimiter {
+export class RegistrationLimiter implements RegistrationThrottle {
   private readonly buckets = new Map<string, Bucket>();
 
   constructor(

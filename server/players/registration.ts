@@ -11,7 +11,7 @@ import type { Store } from '../storage/store.js';
 import type { BurstWatch } from './bursts.js';
 import { checkName, NAME_REFUSED_MESSAGE } from './names.js';
 import { generateNickname } from './nicknames.js';
-import type { RegistrationLimiter } from './rate-limit.js';
+import type { RegistrationThrottle } from './rate-limit.js';
 
 export const GAME_FULL_MESSAGE = 'This game is full';
 export const EMAIL_PLAYING_MESSAGE = 'This email is already playing in this game';
@@ -30,7 +30,7 @@ export interface RegisterRequest {
 
 export interface RegistrationDeps {
   store: Store;
-  limiter: RegistrationLimiter;
+  limiter: RegistrationThrottle;
   bursts: BurstWatch;
 }
 
@@ -44,7 +44,7 @@ export async function registerPlayer(deps: RegistrationDeps, request: RegisterRe
     if (!check.ok) throw DomainError.invalid(NAME_REFUSED_MESSAGE, { reason: check.reason });
     name = check.name;
   }
-  const waitSeconds = deps.limiter.take(request.address);
+  const waitSeconds = await deps.limiter.take(request.address);
   if (waitSeconds !== null) {
     deps.bursts.refused(session.id, request.address);
     throw DomainError.rateLimited(TOO_MANY_MESSAGE, waitSeconds);
@@ -77,6 +77,6 @@ export async function registerPlayer(deps: RegistrationDeps, request: RegisterRe
     }
   } finally {
     // Only a new player counts against the address.
-    if (!created) deps.limiter.giveBack(request.address);
+    if (!created) await deps.limiter.giveBack(request.address);
   }
 }

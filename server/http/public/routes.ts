@@ -45,10 +45,10 @@ export const FINISHED_MESSAGE = 'This game has ended. Thanks for playing!';
 
 const returnMessageOf = (session: Session) => session.returnMessage?.trim() || DEFAULT_RETURN_MESSAGE;
 
-export const publicRoutes: RouteModule = (app, { store, config, joinLinks, displayKeys, adminAuth, lifecycle }) => {
+export const publicRoutes: RouteModule = (app, { store, config, joinLinks, displayKeys, adminAuth, lifecycle, registrationLimiter }) => {
   const registration: RegistrationDeps = {
     store,
-    limiter: new RegistrationLimiter(config.registrationLimit),
+    limiter: registrationLimiter ?? new RegistrationLimiter(config.registrationLimit),
     bursts: new BurstWatch((sessionId, burst) => lifecycle.emit('registrations', sessionId, burst)),
   };
 
