@@ -150,9 +150,10 @@ class FailoverPhone {
     if (!WANTED.has(frameType(frame))) return;
     const m = JSON.parse(frame.toString());
     switch (m.type) {
-      case 'session_state':
-        if (m.phase !== 'question' || !m.question) return;
+      case 'session_state': {
+        if ((m.phase !== 'question' && m.phase !== 'reveal') || !m.question) return;
         if (this.questionId === null) {
+          if (m.phase !== 'question') return;
           this.questionId = m.question.id;
           this.events.question(this);
         }
@@ -160,12 +161,17 @@ class FailoverPhone {
         this.events.stateAfterKill(atMs);
         // From the new owner: a confirmed answer must still be there.
         if (this.confirmed !== null && (!m.answered || m.selectedIndex !== this.confirmed)) this.lostConfirmed = true;
+        // A phone that had answered may find the question already revealed when it is back: the
+        // others' answers may end it early without waiting for it (DESIGN §8), and its state then
+        // carries its result.
+        if (m.phase === 'reveal' && m.answerResult && Number.isNaN(this.resultAtMs)) this.resultAtMs = atMs;
         if (this.dropped && Number.isNaN(this.backAtMs)) {
           this.backAtMs = atMs;
           // Its answer died with the instance (or was never sent): it answers again, as a person would.
-          if (!m.answered) this.answer();
+          if (!m.answered && m.phase === 'question') this.answer();
         }
         return;
+      }
       case 'answer_accepted':
         if (m.questionId !== this.questionId) return;
         this.confirmed = m.selectedIndex;
