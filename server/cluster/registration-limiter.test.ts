@@ -3,10 +3,10 @@
  * against the machine's Redis on a fake clock: the same bucket as the in-process limiter, one budget
  * for every instance, no keys left by idle addresses, and the in-process limit while Redis is down.
  */
-import { createServer } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
 import { RegistrationLimiter, type RegistrationLimit, type RegistrationThrottle } from '../players/rate-limit.js';
-import { dropPrefix, TEST_REDIS_URL, testRedis, uniquePrefix } from '../testing/redis.js';
+import { closedPort } from '../testing/cuttable-proxy.js';
+import { dropPrefix, testRedis, uniquePrefix } from '../testing/redis.js';
 import { RedisRegistrationLimiter } from './registration-limiter.js';
 
 const redis = testRedis();
@@ -97,17 +97,3 @@ describe('registrations per address shared through Redis', () => {
     expect(Date.now() - started).toBeLessThan(1_000);
   });
 });
-
-it('runs against the machine Redis', () => expect(TEST_REDIS_URL).toMatch(/^redis:/));
-
-/** A loopback port nothing listens on (bound, then released). */
-function closedPort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}

@@ -116,3 +116,12 @@ export class CuttableProxy extends EventEmitter {
     this.emit('connected');
   }
 }
+
+/** A local port nothing listens on (bound, then released). */
+export async function closedPort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}

@@ -5,9 +5,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { TcpProxy, closedPort } from '../../ops/testing/tcp-proxy.js';
+import { CuttableProxy, closedPort } from '../../testing/cuttable-proxy.js';
 import { TestApi } from '../../testing/api.js';
-import { DIALECTS, TEST_DATABASE_URL, createTestDatabase } from '../../testing/databases.js';
+import { DIALECTS, createTestDatabase } from '../../testing/databases.js';
 import { startTestServer, type TestServer } from '../../testing/server.js';
 import { uniquePrefix } from '../../testing/redis.js';
 
@@ -59,23 +59,22 @@ describe.each(DIALECTS)('liveness and readiness on %s', (dialect) => {
 });
 
 describe('readiness with Redis configured (multi-instance mode runs on PostgreSQL)', () => {
-  const redisUrl = new URL(TEST_REDIS_URL);
-  const proxy = new TcpProxy(redisUrl.hostname, Number(redisUrl.port || 6379));
+  let proxy: CuttableProxy | undefined;
   const servers: TestServer[] = [];
   afterAll(async () => {
     for (const server of servers) await server.close();
-    await proxy.down();
+    await proxy?.close();
   });
 
   it('reports Redis ok, then 503 naming it while it is unreachable, then ready again', async () => {
-    await proxy.up();
-    const server = await startTestServer({ dialect: 'postgres', env: { REDIS_URL: `redis://127.0.0.1:${proxy.port}` }, cluster: { keyPrefix: uniquePrefix() } });
+    proxy = await CuttableProxy.start(TEST_REDIS_URL);
+    const server = await startTestServer({ dialect: 'postgres', env: { REDIS_URL: proxy.url(TEST_REDIS_URL) }, cluster: { keyPrefix: uniquePrefix() } });
     servers.push(server);
     const api = new TestApi(server);
     const withRedis = { ...READY, checks: { ...READY.checks, redis: 'ok' } };
     expect((await readyzUntil(api, (r) => r.status === 200)).body).toEqual(withRedis);
 
-    await proxy.down();
+    await proxy.cut();
     const down = await readyzUntil(api, (r) => r.status === 503);
     expect(down.status).toBe(503);
     expect(down.body).toMatchObject({ status: 'unready', checks: { database: 'ok', media: 'ok' } });
@@ -84,7 +83,7 @@ describe('readiness with Redis configured (multi-instance mode runs on PostgreSQ
     // Liveness is about the process only: a load balancer must not restart it for Redis.
     expect((await api.get('/healthz')).status).toBe(200);
 
-    await proxy.up();
+    await proxy.restore();
     expect((await readyzUntil(api, (r) => r.status === 200)).body).toEqual(withRedis);
   });
 
@@ -98,34 +97,31 @@ describe('readiness with Redis configured (multi-instance mode runs on PostgreSQ
 });
 
 describe('readiness while PostgreSQL goes away for a moment', () => {
-  const proxy = new TcpProxy('127.0.0.1', Number(new URL(TEST_DATABASE_URL).port || 5432));
+  let proxy: CuttableProxy | undefined;
   let server: TestServer | undefined;
   let dropDatabase: (() => Promise<void>) | undefined;
   afterAll(async () => {
-    await proxy.up().catch(() => undefined);
+    await proxy?.restore();
     await server?.close();
-    await proxy.down();
+    await proxy?.close();
     await dropDatabase?.();
   });
 
   it('answers 503 with database unreachable while it is down, and ready again once it is back', async () => {
-    await proxy.up();
     const database = await createTestDatabase('postgres');
     dropDatabase = database.drop;
-    const url = new URL(TEST_DATABASE_URL);
-    url.hostname = '127.0.0.1';
-    url.port = String(proxy.port);
-    server = await startTestServer({ database: { ...database, databaseUrl: url.toString() } });
+    proxy = await CuttableProxy.start(database.databaseUrl!);
+    server = await startTestServer({ database: { ...database, databaseUrl: proxy.url(database.databaseUrl!) } });
     const api = new TestApi(server);
     expect((await api.get('/readyz')).body).toEqual(READY);
 
-    await proxy.down();
+    await proxy.cut();
     const down = await readyzUntil(api, (r) => r.status === 503);
     expect(down.status).toBe(503);
     expect(down.body).toEqual({ status: 'unready', checks: { database: 'connection refused', redis: 'off', media: 'ok' } });
     expect((await api.get('/healthz')).status).toBe(200);
 
-    await proxy.up();
+    await proxy.restore();
     const back = await readyzUntil(api, (r) => r.status === 200);
     expect(back.body).toEqual(READY);
   });
