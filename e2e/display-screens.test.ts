@@ -126,7 +126,7 @@ describe('display states on a preset theme', () => {
 
     admin.next();
     await text(display, 'Scan me, movie fans!').waitFor();
-    await text(display, 'Point your camera at the code').waitFor();
+    await text(display, 'Point your camera at the QR code to join').waitFor();
     await display.getByTestId('lobby-count').waitFor();
     const qr = display.locator('canvas[data-join-url]');
     await qr.waitFor();

@@ -31,7 +31,7 @@ export function Lobby({ heading, url, joined, recentNames }: Props) {
         </div>
         <p className="flex items-center gap-3 text-3xl font-semibold">
           <QrCode className="size-8" style={{ color: 'var(--mq-primary)' }} aria-hidden />
-          Point your camera at the code
+          Point your camera at the QR code to join
         </p>
       </div>
       <div className="flex min-w-0 flex-col gap-8">
