@@ -1,16 +1,17 @@
 /**
  * Marquee's layer rules as code (docs/ARCHITECTURE.md, "Layers"): `npm run lint` fails on an
  * import that points the wrong way. Layers, top to bottom:
- *   transport  server/{http,ws,cluster}
- *   domain     server/{sessions,questions,showtimes,draws,demo,results,files,auth,players,media}
- *   game       server/rooms -> server/engine (pure)
+ *   transport  server/transport/{http,ws,cluster}
+ *   domain     server/domain/{sessions,questions,showtimes,draws,demo,results,files,auth,players,media}
+ *   game       server/game/rooms -> server/game/engine (pure)
  *   storage    server/storage
  *   bottom     server/errors.ts, protocol/
  * server.ts and main.ts wire everything; ops/ (logging, metrics, backup) sits beside them.
  * Tests (*.test.ts) and testing/ folders may reach anything; production code may not reach them.
  */
-const TRANSPORT = '^server/(http|ws|cluster)/';
-const DOMAIN = '^server/(sessions|questions|showtimes|draws|demo|results|files|auth|players|media)/';
+const TRANSPORT = '^server/transport/';
+const DOMAIN = '^server/domain/';
+const GAME = '^server/game/';
 const TEST_CODE = '(^|/)testing/|\\.test\\.tsx?$';
 const IO_PACKAGES = '(^|/node_modules/)(ws|pg|pg-[^/]+|better-sqlite3|ioredis|fastify|@fastify/[^/]+|kysely)(/|$)';
 
@@ -21,29 +22,29 @@ module.exports = {
       name: 'engine-is-pure',
       comment: 'The engine is a pure state machine: no node:* modules, no I/O packages, no other server/ folder.',
       severity: 'error',
-      from: { path: '^server/engine/', pathNot: TEST_CODE },
+      from: { path: '^server/game/engine/', pathNot: TEST_CODE },
       to: { dependencyTypes: ['core'] },
     },
     {
       name: 'engine-no-io-packages',
       comment: 'The engine takes no socket, database, Redis or HTTP library.',
       severity: 'error',
-      from: { path: '^server/engine/', pathNot: TEST_CODE },
+      from: { path: '^server/game/engine/', pathNot: TEST_CODE },
       to: { path: IO_PACKAGES },
     },
     {
       name: 'engine-stays-in-engine',
       comment: 'The engine sees only itself and protocol/ (server/errors.ts included: it throws nothing).',
       severity: 'error',
-      from: { path: '^server/engine/', pathNot: TEST_CODE },
-      to: { path: '^server/', pathNot: '^server/engine/' },
+      from: { path: '^server/game/engine/', pathNot: TEST_CODE },
+      to: { path: '^server/', pathNot: '^server/game/engine/' },
     },
     {
       name: 'storage-below-game-and-transport',
       comment: 'Storage is below the game and the transports: it knows rows, not rooms or requests.',
       severity: 'error',
       from: { path: '^server/storage/', pathNot: TEST_CODE },
-      to: { path: ['^server/(engine|rooms)/', TRANSPORT] },
+      to: { path: [GAME, TRANSPORT] },
     },
     {
       name: 'domain-below-transport',
@@ -56,7 +57,7 @@ module.exports = {
       name: 'game-below-transport',
       comment: 'Rooms and the engine are driven through seams (broadcaster, dispatch); they import no transport.',
       severity: 'error',
-      from: { path: '^server/(engine|rooms)/', pathNot: TEST_CODE },
+      from: { path: GAME, pathNot: TEST_CODE },
       to: { path: TRANSPORT },
     },
     {
