@@ -1,5 +1,4 @@
 import { plural } from '../../common/format';
-import { useEffect, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { toast } from '../../common/toast';
 import { Button } from '../../common/ui/Button';
@@ -10,16 +9,14 @@ import { keys } from '../queries';
 import type { Auditorium } from '../types';
 import { AppDialog } from '../ui/Dialog';
 import { FileField } from '../ui/Form';
+import { useOpenedState } from '../ui/useOpenedState';
 
 type Step = { kind: 'choose' } | { kind: 'importing'; file: File } | { kind: 'invalid'; failure: ImportFailure };
 
 /** Showtimes from a CSV file `title,starts_at` (DESIGN §13): all or nothing, every problem with its line. */
 export function ImportShowtimesDialog({ open, auditorium, onClose }: { open: boolean; auditorium: Auditorium; onClose: () => void }) {
-  const [step, setStep] = useState<Step>({ kind: 'choose' });
+  const [step, setStep] = useOpenedState<Step>(open, () => ({ kind: 'choose' }));
   const queryClient = useQueryClient();
-  useEffect(() => {
-    if (open) setStep({ kind: 'choose' });
-  }, [open]);
 
   async function upload(file: File) {
     setStep({ kind: 'importing', file });

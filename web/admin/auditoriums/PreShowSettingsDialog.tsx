@@ -1,10 +1,10 @@
-import { useEffect, useState } from 'react';
 import { api } from '../../common/api';
 import { HelpText, Input } from '../../common/ui/Field';
 import { keys, useSessions } from '../queries';
 import type { Auditorium } from '../types';
 import { FormDialog, FormField } from '../ui/Form';
 import { SimpleSelect } from '../ui/Select';
+import { useOpenedState } from '../ui/useOpenedState';
 import { useAdminMutation } from '../useAdminMutation';
 
 const NONE = 'none';
@@ -12,15 +12,13 @@ const NONE = 'none';
 /** Template session, lead and end minutes of an auditorium's pre-shows (DESIGN §13). */
 export function PreShowSettingsDialog({ open, auditorium, onClose }: { open: boolean; auditorium: Auditorium; onClose: () => void }) {
   const sessions = useSessions();
-  const [template, setTemplate] = useState(NONE);
-  const [lead, setLead] = useState('20');
-  const [end, setEnd] = useState('2');
-  useEffect(() => {
-    if (!open) return;
-    setTemplate(auditorium.preShowSessionId ?? NONE);
-    setLead(String(auditorium.preShowLeadMinutes));
-    setEnd(String(auditorium.preShowEndMinutes));
-  }, [open, auditorium]);
+  const [form, setForm] = useOpenedState(
+    open,
+    () => ({ template: auditorium.preShowSessionId ?? NONE, lead: String(auditorium.preShowLeadMinutes), end: String(auditorium.preShowEndMinutes) }),
+    auditorium.id,
+  );
+  const { template, lead, end } = form;
+  const setField = (key: keyof typeof form) => (value: string) => setForm((f) => ({ ...f, [key]: value }));
 
   const save = useAdminMutation<void>({
     mutationFn: () =>
@@ -59,14 +57,14 @@ export function PreShowSettingsDialog({ open, auditorium, onClose }: { open: boo
       }}
     >
       <FormField id="pre-show-template" label="Pre-show session" help="Its questions, slides, media and theme; the idle screen wears its theme too.">
-        {(field) => <SimpleSelect id={field.id} value={template} onValueChange={setTemplate} options={options} />}
+        {(field) => <SimpleSelect id={field.id} value={template} onValueChange={setField('template')} options={options} />}
       </FormField>
       <div className="grid grid-cols-2 gap-4">
         <FormField id="pre-show-lead" label="Starts (minutes before the film)">
-          {(field) => <Input {...field} type="number" min={1} max={120} value={lead} onChange={(e) => setLead(e.target.value)} />}
+          {(field) => <Input {...field} type="number" min={1} max={120} value={lead} onChange={(e) => setField('lead')(e.target.value)} />}
         </FormField>
         <FormField id="pre-show-end" label="Ends (minutes before the film)">
-          {(field) => <Input {...field} type="number" min={0} max={60} value={end} onChange={(e) => setEnd(e.target.value)} />}
+          {(field) => <Input {...field} type="number" min={0} max={60} value={end} onChange={(e) => setField('end')(e.target.value)} />}
         </FormField>
       </div>
       <HelpText>Starts 1–120 minutes before, ends 0–60 minutes before and after it starts. The final standings stay on screen until the film begins.</HelpText>

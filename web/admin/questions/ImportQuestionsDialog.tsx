@@ -1,5 +1,4 @@
 import { plural } from '../../common/format';
-import { useEffect, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { Download } from 'lucide-react';
 import { errorToast, toast } from '../../common/toast';
@@ -8,6 +7,7 @@ import { HelpText } from '../../common/ui/Field';
 import { keys } from '../queries';
 import { AppDialog } from '../ui/Dialog';
 import { FileField } from '../ui/Form';
+import { useOpenedState } from '../ui/useOpenedState';
 import { downloadAdminFile, importFailure, postQuestionFile, type ImportFailure, type ImportResult } from './questionFiles';
 
 const LETTERS = ['A', 'B', 'C', 'D'];
@@ -27,11 +27,8 @@ type Step =
  * until Import is pressed, and then all or nothing.
  */
 export function ImportQuestionsDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
-  const [step, setStep] = useState<Step>({ kind: 'choose' });
+  const [step, setStep] = useOpenedState<Step>(open, () => ({ kind: 'choose' }));
   const queryClient = useQueryClient();
-  useEffect(() => {
-    if (open) setStep({ kind: 'choose' });
-  }, [open]);
 
   async function check(file: File) {
     setStep({ kind: 'checking', file });

@@ -1,4 +1,3 @@
-import { useEffect, useState } from 'react';
 import { api } from '../../common/api';
 import { toast } from '../../common/toast';
 import { Input, Textarea } from '../../common/ui/Field';
@@ -6,6 +5,7 @@ import { keys, useAdminMediaList } from '../queries';
 import type { Media, Question } from '../types';
 import { FormDialog, FormField } from '../ui/Form';
 import { SimpleSelect } from '../ui/Select';
+import { useOpenedState } from '../ui/useOpenedState';
 import { useAdminMutation } from '../useAdminMutation';
 import { CategoryInput } from './CategoryInput';
 import {
@@ -33,13 +33,9 @@ interface Props {
 }
 
 export function QuestionFormDialog({ open, question, onOpenChange }: Props) {
-  const [values, setValues] = useState<QuestionFormValues>(EMPTY_QUESTION_FORM);
+  const [values, setValues] = useOpenedState<QuestionFormValues>(open, () => (question ? formFromQuestion(question) : EMPTY_QUESTION_FORM), question?.id);
   const media = useAdminMediaList();
   const editing = !!question;
-  useEffect(() => {
-    if (open) setValues(question ? formFromQuestion(question) : EMPTY_QUESTION_FORM);
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [open, question?.id]);
 
   const close = () => onOpenChange(false);
   type Body = NonNullable<ReturnType<typeof questionBody>>;

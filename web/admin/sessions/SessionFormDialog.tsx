@@ -1,4 +1,3 @@
-import { useEffect, useState } from 'react';
 import { api } from '../../common/api';
 import { Input, Textarea } from '../../common/ui/Field';
 import { keys, useAuditoriums } from '../queries';
@@ -6,6 +5,7 @@ import type { Session } from '../types';
 import { FormDialog, FormField } from '../ui/Form';
 import { SimpleSelect } from '../ui/Select';
 import { SwitchField } from '../ui/Toggles';
+import { useOpenedState } from '../ui/useOpenedState';
 import { useAdminMutation } from '../useAdminMutation';
 import { EMPTY_SESSION_FORM, createBody, formFromSession, prizeDrawComplete, updateBody, type SessionFormValues } from './sessionForm';
 
@@ -35,14 +35,9 @@ interface Props {
 
 export function SessionFormDialog({ open, session, onOpenChange }: Props) {
   const auditoriums = useAuditoriums();
-  const [values, setValues] = useState<SessionFormValues>(EMPTY_SESSION_FORM);
-  const editing = !!session;
-
   // Each opening starts from the session (edit) or a blank form (create).
-  useEffect(() => {
-    if (open) setValues(session ? formFromSession(session) : EMPTY_SESSION_FORM);
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [open, session?.id]);
+  const [values, setValues] = useOpenedState<SessionFormValues>(open, () => (session ? formFromSession(session) : EMPTY_SESSION_FORM), session?.id);
+  const editing = !!session;
 
   const close = () => onOpenChange(false);
   const create = useAdminMutation<SessionFormValues>({
