@@ -1,6 +1,6 @@
 /** The fuzz's HTTP requests: one operation broken in one to three ways, sent raw over TCP. */
 import net from 'node:net';
-import { ADMIN_COOKIE } from '../auth/admin-auth.js';
+import { ADMIN_COOKIE } from '../domain/auth/admin-auth.js';
 import { type Operation, plausible, wrongTypeFor } from './fuzz-openapi.js';
 import { BAD_IDS, HUGE_STRING, jsonType, MALFORMED_BODIES, ODD_CONTENT_TYPES, parses, QUERY_VALUES, type Rng, WEIRD_VALUES } from './fuzz-values.js';
 
