@@ -64,9 +64,11 @@ for (const [label, viewport] of [['a 390 px phone', PHONE], ['a tablet', TABLET]
         await openTab(page, tab);
         await page.waitForLoadState('networkidle');
         expect(await horizontalOverflow(page)).toEqual([]);
-        // The tab labels stay inside their pills.
+        // The tab labels stay inside their pills, whole (not cut short with an ellipsis).
         for (const pill of await page.getByRole('tab').all()) {
           expect(await pill.evaluate((el) => el.scrollWidth <= el.clientWidth + 1)).toBe(true);
+          const label = pill.locator('span');
+          expect(await label.evaluate((el) => el.scrollWidth <= el.clientWidth), await label.innerText()).toBe(true);
         }
       });
     }

@@ -37,7 +37,9 @@ describe('the show as the room lives it', () => {
     await text(display, 'Be the first to join!').waitFor();
     await lobby.locator('canvas[data-join-url]').waitFor();
     const address = await display.getByTestId('lobby-address').innerText();
-    expect(address.replace(/\s+/g, '')).toContain(`${new URL(h.server.baseUrl).host}/player/${id}`);
+    // The text is what a person can type: host and join page; the signature stays in the QR code.
+    expect(address.replace(/\s+/g, '')).toBe(`Oropen${new URL(h.server.baseUrl).host}/player/${id}`);
+    expect(await lobby.locator('canvas[data-join-url]').getAttribute('data-join-url')).toMatch(/[?&]sig=/);
 
     // A phone (390×844) joins: "You're in", and the lobby counts in the singular.
     const ana = await h.phone();

@@ -161,7 +161,7 @@ export async function playCrashRounds(options: CrashRoundsOptions): Promise<Roun
         const query = new URLSearchParams({ type: 'player', sessionId: game.sessionId, playerId: p.id, playerToken: p.playerToken });
         // Phone 0 holds back until the crash: the question cannot close before the kill.
         const spreadMs = i === 0 ? Infinity : i < lateFrom ? EARLY_ANSWER_SPREAD_MS : options.answerSpreadMs;
-        return new StormPhone(i, () => `ws://127.0.0.1:${port}/ws?${query}`, () => (crashed ? Math.random() * 200 : Math.random() * spreadMs), i % 4);
+        return new StormPhone(i, () => `ws://127.0.0.1:${port}/ws?${query}`, () => (crashed ? Math.random() * 200 : Math.random() * spreadMs), () => i % 4);
       });
       const early = phones.slice(0, lateFrom);
       const late = phones.slice(lateFrom);

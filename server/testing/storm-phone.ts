@@ -1,7 +1,8 @@
 /**
- * A phone for the crash tests: a real WebSocket client that answers every open question once,
- * comes back 0–3 s after its socket drops (retrying until the server answers), and remembers what
- * it was promised and told, so a test can check nothing was taken back after a crash.
+ * A phone for the crash tests (ws/crash.test.ts, crash-rounds.ts): a real WebSocket client that
+ * answers every open question once, comes back 0–3 s after its socket drops (retrying until the
+ * server answers), and remembers what it was promised and told, so a test can check nothing was
+ * taken back after a crash.
  */
 import WebSocket from 'ws';
 
@@ -10,12 +11,16 @@ const random = (min: number, max: number) => min + Math.random() * (max - min);
 export class StormPhone {
   /** The choice confirmed with `answer_accepted`, per question id. */
   readonly confirmed = new Map<string, number>();
-  /** Question ids this phone has its result for (`answer_result`, or in the reveal's state). */
-  readonly results = new Set<string>();
+  /** Its result per question id (`answer_result`, or in the reveal's state when it came back then). */
+  readonly results = new Map<string, { pointsEarned: number; newScore: number }>();
   /** Broken promises and refusals, as text (a test expects none). */
   readonly faults: string[] = [];
   /** Question ids shown to this phone while open (each asked once: crash-rounds.ts turns auto-play off). */
   readonly shown = new Set<string>();
+  /** Every `endsAt` this phone was shown, per question id (a crash must not move a deadline). */
+  readonly deadlines = new Map<string, Set<number>>();
+  /** What happened to this phone, for a failure message. */
+  readonly trace: string[] = [];
   /** Set by the test at a kill: the next first state tells whether the phone missed its turn. */
   crashedDuring: string | null = null;
   /** The phase of the first state after the last crash ('' until then). */
@@ -33,7 +38,7 @@ export class StormPhone {
     private readonly url: () => string,
     /** How long it waits before answering a question it has just been shown (Infinity: not now). */
     private readonly answerDelayMs: () => number,
-    private readonly choice: number,
+    private readonly choiceFor: (questionId: string) => number,
   ) {}
 
   connect(): void {
@@ -64,6 +69,9 @@ export class StormPhone {
   }
 
   private onMessage(m: any): void {
+    if (m.type !== 'timer_tick' && m.type !== 'leaderboard_update') {
+      this.trace.push(`${Date.now() % 1_000_000} ${m.type} ${m.phase ?? ''} ${(m.question?.id ?? m.questionId ?? '').slice(0, 4)} ${m.answered ?? ''}`);
+    }
     switch (m.type) {
       case 'session_state': {
         const id: string | undefined = m.question?.id;
@@ -72,15 +80,20 @@ export class StormPhone {
         if (first && this.crashedDuring !== null && this.firstPhaseAfterCrash === '' && id === this.crashedDuring) {
           this.firstPhaseAfterCrash = m.phase;
           if (m.phase === 'reveal' && !m.answered) this.faults.push(`phone ${this.index}: back in the reveal of ${id} without having answered (missed its turn)`);
-          const promised = this.confirmed.get(id);
-          if (promised !== undefined && (!m.answered || m.selectedIndex !== promised)) {
-            this.faults.push(`phone ${this.index}: confirmed ${promised} for ${id}, came back with answered=${m.answered} selectedIndex=${m.selectedIndex}`);
-          }
         }
         if (id === undefined) return;
-        if (m.phase === 'reveal' && m.answered && m.answerResult) this.results.add(id);
+        const promised = this.confirmed.get(id);
+        if (promised !== undefined && (!m.answered || m.selectedIndex !== promised)) {
+          this.faults.push(`phone ${this.index}: confirmed ${promised} for ${id}, came back with answered=${m.answered} selectedIndex=${m.selectedIndex}`);
+        }
+        // Back during the reveal of a question that closed without it: the result comes in the state.
+        if (m.phase === 'reveal' && m.answered && m.answerResult && !this.results.has(id)) {
+          this.results.set(id, { pointsEarned: m.answerResult.pointsEarned, newScore: m.playerScore });
+        }
         if (m.phase !== 'question') return;
         this.shown.add(id);
+        if (!this.deadlines.has(id)) this.deadlines.set(id, new Set());
+        this.deadlines.get(id)!.add(m.endsAt);
         if (!m.answered) this.scheduleAnswer(id);
         return;
       }
@@ -88,7 +101,8 @@ export class StormPhone {
         this.confirmed.set(m.questionId, m.selectedIndex);
         return;
       case 'answer_result':
-        this.results.add(m.questionId);
+        if (this.results.has(m.questionId)) this.faults.push(`phone ${this.index}: two results for ${m.questionId}`);
+        this.results.set(m.questionId, { pointsEarned: m.pointsEarned, newScore: m.newScore });
         return;
       case 'error':
         this.faults.push(`phone ${this.index}: error ${m.code} ${m.message}`);
@@ -104,7 +118,7 @@ export class StormPhone {
       this.answerTimer = null;
       if (this.socket?.readyState !== WebSocket.OPEN) return;
       this.sentFor = questionId;
-      this.socket.send(JSON.stringify({ type: 'submit_answer', questionId, selectedIndex: this.choice }));
+      this.socket.send(JSON.stringify({ type: 'submit_answer', questionId, selectedIndex: this.choiceFor(questionId) }));
     }, delayMs);
   }
 }

@@ -6,8 +6,9 @@ import { storeAdminLogin, type AdminUser } from '../common/auth';
 import { toast } from '../common/toast';
 import { Button } from '../common/ui/Button';
 import { Card } from '../common/ui/Card';
-import { Input, Label } from '../common/ui/Field';
+import { Input } from '../common/ui/Field';
 import { useDocumentTitle } from '../common/ui/useDocumentTitle';
+import { FormField } from './ui/Form';
 
 interface LoginResponse {
   token: string;
@@ -55,31 +56,25 @@ export default function LoginPage() {
           <p className="text-muted">Admin Dashboard Access</p>
         </div>
         <form className="grid gap-5" onSubmit={onSubmit}>
-          <div className="grid gap-2">
-            <Label htmlFor="login-username">Username</Label>
-            <Input
-              id="login-username"
-              name="username"
-              autoComplete="username"
-              placeholder="Enter your username"
-              required
-              value={username}
-              onChange={(e) => setUsername(e.target.value)}
-            />
-          </div>
-          <div className="grid gap-2">
-            <Label htmlFor="login-password">Password</Label>
-            <Input
-              id="login-password"
-              name="password"
-              type="password"
-              autoComplete="current-password"
-              placeholder="Enter your password"
-              required
-              value={password}
-              onChange={(e) => setPassword(e.target.value)}
-            />
-          </div>
+          <FormField id="login-username" label="Username">
+            {(field) => (
+              <Input {...field} name="username" autoComplete="username" placeholder="Enter your username" required value={username} onChange={(e) => setUsername(e.target.value)} />
+            )}
+          </FormField>
+          <FormField id="login-password" label="Password">
+            {(field) => (
+              <Input
+                {...field}
+                name="password"
+                type="password"
+                autoComplete="current-password"
+                placeholder="Enter your password"
+                required
+                value={password}
+                onChange={(e) => setPassword(e.target.value)}
+              />
+            )}
+          </FormField>
           <Button type="submit" size="lg" className="mt-2 w-full" disabled={submitting}>
             {submitting ? 'Logging in...' : 'Login to Admin Dashboard'}
           </Button>

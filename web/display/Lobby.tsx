@@ -1,6 +1,7 @@
 import { QrCode, Smartphone, Users } from 'lucide-react';
 import { plural } from '../common/format';
 import { JOIN_QR_SIZE_PX, QrCanvas } from './JoinSlide';
+import { joinAddress } from './joinAddress';
 
 /** The lobby's heading before Start (a join slide uses its own text). */
 export const LOBBY_HEADING = 'Join the game!';
@@ -10,7 +11,7 @@ export const joinedText = (joined: number) => `${plural(joined, 'player')} joine
 
 interface Props {
   heading: string;
-  /** The signed join link; null while it loads. */
+  /** The signed join link (the QR code carries it whole); null while it loads. */
   url: string | null;
   joined: number;
   /** Newest first. */
@@ -65,18 +66,17 @@ export function Lobby({ heading, url, joined, recentNames }: Props) {
   );
 }
 
-/** The link as text for anyone whose camera will not scan: the host stands out, the rest is the key. */
+/** The address as text for anyone whose camera will not scan: the host stands out, then the page. */
 function JoinAddress({ url }: { url: string }) {
-  const parsed = new URL(url);
-  const rest = `${parsed.pathname}${parsed.search}`;
+  const { host, path } = joinAddress(url);
   return (
     <div className="mq-panel flex items-start gap-4 rounded-2xl px-6 py-4" data-testid="lobby-address">
       <Smartphone className="mt-1 size-8 shrink-0" style={{ color: 'var(--mq-secondary)' }} aria-hidden />
       <p className="min-w-0 text-2xl">
         <span className="block opacity-80">Or open</span>
         <span className="mq-mono block break-all">
-          <strong className="text-3xl">{parsed.host}</strong>
-          <span className="text-lg opacity-75">{rest}</span>
+          <strong className="text-3xl">{host}</strong>
+          <span className="text-2xl opacity-90">{path}</span>
         </span>
       </p>
     </div>

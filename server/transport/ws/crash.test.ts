@@ -13,13 +13,13 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import WebSocket from 'ws';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openStore } from '../../storage/store.js';
 import { adminToken, type ChildServer, freePort, startChildServer } from '../../testing/child-server.js';
 import { createTestDatabase, DIALECTS, type TestDatabase } from '../../testing/databases.js';
 import { TestApi } from '../../testing/api.js';
 import { startTestServer } from '../../testing/server.js';
+import { StormPhone } from '../../testing/storm-phone.js';
 import { createGame, type Game } from './testing/setup.js';
 
 const PHONES = 120;
@@ -40,107 +40,10 @@ async function until(what: string, done: () => boolean, timeoutMs = 120_000): Pr
   }
 }
 
-/** A phone: reconnects by itself, answers every open question once, remembers what it was promised. */
-class Phone {
-  /** questionId → the choice the server confirmed with answer_accepted. */
-  readonly confirmed = new Map<string, number>();
-  /** questionId → answer_result. */
-  readonly results = new Map<string, { pointsEarned: number; newScore: number }>();
-  /** Broken promises and other faults seen, as text (asserted empty at the end). */
-  readonly faults: string[] = [];
-  /** questionId → every endsAt this phone was shown for it. */
-  readonly deadlines = new Map<string, Set<number>>();
-  private socket: WebSocket | null = null;
-  private sentFor: string | null = null;
-  private answerTimer: NodeJS.Timeout | null = null;
-  private stopped = false;
-  connects = 0;
-
-  constructor(
-    private readonly index: number,
-    private readonly query: Record<string, string>,
-    private readonly baseUrl: string,
-    /** Delay before answering a question that has just been shown. */
-    private readonly answerDelayMs: () => number,
-    private readonly choiceFor: (questionId: string) => number,
-  ) {}
-
-
-  connect(): void {
-    if (this.stopped) return;
-    const ws = new WebSocket(`${this.baseUrl.replace(/^http/, 'ws')}/ws?${new URLSearchParams(this.query)}`);
-    this.socket = ws;
-    ws.on('open', () => this.connects++);
-    ws.on('message', (data) => this.onMessage(JSON.parse(data.toString())));
-    ws.on('error', () => undefined); // 'close' follows
-    ws.on('close', () => {
-      if (this.answerTimer) clearTimeout(this.answerTimer);
-      this.answerTimer = null;
-      this.sentFor = null;
-      if (this.socket !== ws || this.stopped) return;
-      this.socket = null;
-      // A real phone notices and comes back 0–3 s later, then keeps trying.
-      setTimeout(() => this.connect(), random(0, 3_000));
-    });
-  }
-
-  stop(): void {
-    this.stopped = true;
-    if (this.answerTimer) clearTimeout(this.answerTimer);
-    this.socket?.terminate();
-  }
-
-  /** What happened to this phone, for the failure message. */
-  readonly trace: string[] = [];
-
-  private onMessage(m: any): void {
-    if (m.type !== 'timer_tick' && m.type !== 'leaderboard_update') this.trace.push(`${Date.now() % 1_000_000} ${m.type} ${m.phase ?? ''} ${m.question?.id?.slice(0, 4) ?? m.questionId?.slice(0, 4) ?? ''} ${m.answered ?? ''}`);
-    switch (m.type) {
-      case 'session_state': {
-        // Back during the reveal after the question closed without it (it had answered before the
-        // crash, so nobody waited for it): the result comes in the phone's state instead.
-        if (m.phase === 'reveal' && m.answerResult && m.question && !this.results.has(m.question.id)) {
-          this.results.set(m.question.id, { pointsEarned: m.answerResult.pointsEarned, newScore: m.playerScore });
-        }
-        if (m.phase !== 'question') return;
-        const id: string = m.question.id;
-        if (!this.deadlines.has(id)) this.deadlines.set(id, new Set());
-        this.deadlines.get(id)!.add(m.endsAt);
-        const promised = this.confirmed.get(id);
-        if (promised !== undefined && (!m.answered || m.selectedIndex !== promised)) {
-          this.faults.push(`phone ${this.index}: confirmed ${promised} for ${id}, came back with answered=${m.answered} selectedIndex=${m.selectedIndex}`);
-        }
-        if (!m.answered) this.scheduleAnswer(id);
-        return;
-      }
-      case 'answer_accepted':
-        this.confirmed.set(m.questionId, m.selectedIndex);
-        return;
-      case 'answer_result':
-        if (this.results.has(m.questionId)) this.faults.push(`phone ${this.index}: two results for ${m.questionId}`);
-        this.results.set(m.questionId, { pointsEarned: m.pointsEarned, newScore: m.newScore });
-        return;
-      case 'error':
-        this.faults.push(`phone ${this.index}: error ${m.code} ${m.message}`);
-        return;
-    }
-  }
-
-  private scheduleAnswer(questionId: string): void {
-    if (this.sentFor === questionId || this.answerTimer) return;
-    this.answerTimer = setTimeout(() => {
-      this.answerTimer = null;
-      if (this.socket?.readyState !== WebSocket.OPEN) return;
-      this.sentFor = questionId;
-      this.socket.send(JSON.stringify({ type: 'submit_answer', questionId, selectedIndex: this.choiceFor(questionId) }));
-    }, this.answerDelayMs());
-  }
-}
-
 describe.each(DIALECTS)('killing the server mid-question on %s', (dialect) => {
   let database: TestDatabase | undefined;
   let server: ChildServer | undefined;
-  const phones: Phone[] = [];
+  const phones: StormPhone[] = [];
   const logPath = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'marquee-crash-')), 'server.log');
   afterAll(async () => {
     for (const phone of phones) phone.stop();
@@ -165,10 +68,10 @@ describe.each(DIALECTS)('killing the server mid-question on %s', (dialect) => {
     // Before a crash phones answer over ANSWER_SPREAD_MS; phones coming back answer at once.
     let spread = true;
     for (const [i, p] of game.players.entries()) {
-      const phone = new Phone(
+      const query = new URLSearchParams({ type: 'player', sessionId: game.sessionId, playerId: p.id, playerToken: p.playerToken });
+      const phone = new StormPhone(
         i,
-        { type: 'player', sessionId: game.sessionId, playerId: p.id, playerToken: p.playerToken },
-        server.baseUrl,
+        () => `${server!.baseUrl.replace(/^http/, 'ws')}/ws?${query}`,
         () => (spread ? random(0, ANSWER_SPREAD_MS) : random(0, 200)),
         (questionId) => (i + game.questions.findIndex((q) => q.id === questionId)) % 4,
       );

@@ -1,10 +1,10 @@
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { Plus } from 'lucide-react';
 import { api } from '../../common/api';
 import { Button } from '../../common/ui/Button';
-import { Input, Label } from '../../common/ui/Field';
+import { Input } from '../../common/ui/Field';
 import { keys, useAuditoriums } from '../queries';
-import { AppDialog } from '../ui/Dialog';
+import { FormDialog, FormField } from '../ui/Form';
 import { EmptyState, LoadError, LoadingText, TabHeader } from '../ui/TabHeader';
 import { useAdminMutation } from '../useAdminMutation';
 import { AuditoriumPanel } from './AuditoriumPanel';
@@ -19,17 +19,13 @@ export function AuditoriumsTab() {
     invalidate: [keys.auditoriums],
     success: 'Auditorium created',
     error: null,
-    onSuccess: () => {
-      setOpen(false);
-      setName('');
-    },
+    onSuccess: () => close(),
   });
-  const canCreate = name.trim().length > 0 && !create.isPending;
-
-  function submit(event: FormEvent) {
-    event.preventDefault();
-    if (canCreate) create.mutate(name.trim());
-  }
+  const canCreate = name.trim().length > 0;
+  const close = () => {
+    setOpen(false);
+    setName('');
+  };
 
   return (
     <section>
@@ -56,37 +52,25 @@ export function AuditoriumsTab() {
           ))}
         </div>
       )}
-      <AppDialog
+      <FormDialog
         open={open}
-        onOpenChange={(o) => {
-          setOpen(o);
-          if (!o) setName('');
-        }}
+        onClose={close}
         title="Add Auditorium"
         description="Name a screen or hall."
         size="sm"
-        footer={
-          <>
-            <Button
-              variant="outline"
-              onClick={() => {
-                setOpen(false);
-                setName('');
-              }}
-            >
-              Cancel
-            </Button>
-            <Button type="submit" form="auditorium-form" disabled={!canCreate}>
-              {create.isPending ? 'Creating...' : 'Create'}
-            </Button>
-          </>
-        }
+        formId="auditorium-form"
+        submitLabel="Create"
+        pendingLabel="Creating..."
+        pending={create.isPending}
+        canSubmit={canCreate}
+        onSubmit={() => {
+          if (canCreate) create.mutate(name.trim());
+        }}
       >
-        <form id="auditorium-form" className="grid gap-2" onSubmit={submit}>
-          <Label htmlFor="auditorium-name">Auditorium Name</Label>
-          <Input id="auditorium-name" placeholder="e.g. Screen 1" value={name} onChange={(e) => setName(e.target.value)} />
-        </form>
-      </AppDialog>
+        <FormField id="auditorium-name" label="Auditorium Name">
+          {(field) => <Input {...field} placeholder="e.g. Screen 1" value={name} onChange={(e) => setName(e.target.value)} />}
+        </FormField>
+      </FormDialog>
     </section>
   );
 }

@@ -1,24 +1,22 @@
 import { plural } from '../../common/format';
-import { useEffect, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { toast } from '../../common/toast';
 import { Button } from '../../common/ui/Button';
-import { HelpText, Label } from '../../common/ui/Field';
+import { HelpText } from '../../common/ui/Field';
 import { ImportErrors } from '../questions/ImportQuestionsDialog';
 import { importFailure, postAdminFile, type ImportFailure } from '../questions/questionFiles';
 import { keys } from '../queries';
 import type { Auditorium } from '../types';
 import { AppDialog } from '../ui/Dialog';
+import { FileField } from '../ui/Form';
+import { useOpenedState } from '../ui/useOpenedState';
 
 type Step = { kind: 'choose' } | { kind: 'importing'; file: File } | { kind: 'invalid'; failure: ImportFailure };
 
 /** Showtimes from a CSV file `title,starts_at` (DESIGN §13): all or nothing, every problem with its line. */
 export function ImportShowtimesDialog({ open, auditorium, onClose }: { open: boolean; auditorium: Auditorium; onClose: () => void }) {
-  const [step, setStep] = useState<Step>({ kind: 'choose' });
+  const [step, setStep] = useOpenedState<Step>(open, () => ({ kind: 'choose' }));
   const queryClient = useQueryClient();
-  useEffect(() => {
-    if (open) setStep({ kind: 'choose' });
-  }, [open]);
 
   async function upload(file: File) {
     setStep({ kind: 'importing', file });
@@ -46,20 +44,7 @@ export function ImportShowtimesDialog({ open, auditorium, onClose }: { open: boo
       }
     >
       <div className="grid gap-4">
-        <div className="grid gap-2">
-          <Label htmlFor="showtime-file">Showtime file</Label>
-          <input
-            id="showtime-file"
-            type="file"
-            accept=".csv,text/csv"
-            className="text-sm file:mr-3 file:rounded-md file:border-0 file:bg-surface-raised file:px-3 file:py-2 file:text-sm"
-            onChange={(e) => {
-              const file = e.target.files?.[0];
-              if (file) void upload(file);
-              e.target.value = '';
-            }}
-          />
-        </div>
+        <FileField id="showtime-file" label="Showtime file" accept=".csv,text/csv" onFile={(file) => void upload(file)} clearAfterPick />
         <HelpText>
           Columns: title, starts_at. starts_at carries its time zone, e.g. 2026-11-23T19:30+01:00 or 2026-11-23T18:30Z. Showtimes already
           there (same film, same time) are skipped; if any row is wrong or overlaps another showtime, nothing is imported.

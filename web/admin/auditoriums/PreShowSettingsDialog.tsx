@@ -1,11 +1,10 @@
-import { useEffect, useState, type FormEvent } from 'react';
 import { api } from '../../common/api';
-import { Button } from '../../common/ui/Button';
-import { HelpText, Input, Label } from '../../common/ui/Field';
+import { HelpText, Input } from '../../common/ui/Field';
 import { keys, useSessions } from '../queries';
 import type { Auditorium } from '../types';
-import { AppDialog } from '../ui/Dialog';
+import { FormDialog, FormField } from '../ui/Form';
 import { SimpleSelect } from '../ui/Select';
+import { useOpenedState } from '../ui/useOpenedState';
 import { useAdminMutation } from '../useAdminMutation';
 
 const NONE = 'none';
@@ -13,15 +12,13 @@ const NONE = 'none';
 /** Template session, lead and end minutes of an auditorium's pre-shows (DESIGN §13). */
 export function PreShowSettingsDialog({ open, auditorium, onClose }: { open: boolean; auditorium: Auditorium; onClose: () => void }) {
   const sessions = useSessions();
-  const [template, setTemplate] = useState(NONE);
-  const [lead, setLead] = useState('20');
-  const [end, setEnd] = useState('2');
-  useEffect(() => {
-    if (!open) return;
-    setTemplate(auditorium.preShowSessionId ?? NONE);
-    setLead(String(auditorium.preShowLeadMinutes));
-    setEnd(String(auditorium.preShowEndMinutes));
-  }, [open, auditorium]);
+  const [form, setForm] = useOpenedState(
+    open,
+    () => ({ template: auditorium.preShowSessionId ?? NONE, lead: String(auditorium.preShowLeadMinutes), end: String(auditorium.preShowEndMinutes) }),
+    auditorium.id,
+  );
+  const { template, lead, end } = form;
+  const setField = (key: keyof typeof form) => (value: string) => setForm((f) => ({ ...f, [key]: value }));
 
   const save = useAdminMutation<void>({
     mutationFn: () =>
@@ -44,46 +41,33 @@ export function PreShowSettingsDialog({ open, auditorium, onClose }: { open: boo
     ...(sessions.data ?? []).map((s) => ({ value: s.id, label: s.title })),
   ];
 
-  function submit(event: FormEvent) {
-    event.preventDefault();
-    if (valid && !save.isPending) save.mutate();
-  }
-
   return (
-    <AppDialog
+    <FormDialog
       open={open}
-      onOpenChange={(o) => !o && onClose()}
+      onClose={onClose}
       title="Pre-show Settings"
       description={`For every showtime in ${auditorium.name}, Marquee copies this session and runs it before the film.`}
-      footer={
-        <>
-          <Button variant="outline" onClick={onClose}>
-            Cancel
-          </Button>
-          <Button type="submit" form="pre-show-form" disabled={!valid || save.isPending}>
-            {save.isPending ? 'Saving...' : 'Save'}
-          </Button>
-        </>
-      }
+      formId="pre-show-form"
+      submitLabel="Save"
+      pendingLabel="Saving..."
+      pending={save.isPending}
+      canSubmit={valid}
+      onSubmit={() => {
+        if (valid) save.mutate();
+      }}
     >
-      <form id="pre-show-form" className="grid gap-4" onSubmit={submit}>
-        <div className="grid gap-2">
-          <Label htmlFor="pre-show-template">Pre-show session</Label>
-          <SimpleSelect id="pre-show-template" value={template} onValueChange={setTemplate} options={options} />
-          <HelpText>Its questions, slides, media and theme; the idle screen wears its theme too.</HelpText>
-        </div>
-        <div className="grid grid-cols-2 gap-4">
-          <div className="grid gap-2">
-            <Label htmlFor="pre-show-lead">Starts (minutes before the film)</Label>
-            <Input id="pre-show-lead" type="number" min={1} max={120} value={lead} onChange={(e) => setLead(e.target.value)} />
-          </div>
-          <div className="grid gap-2">
-            <Label htmlFor="pre-show-end">Ends (minutes before the film)</Label>
-            <Input id="pre-show-end" type="number" min={0} max={60} value={end} onChange={(e) => setEnd(e.target.value)} />
-          </div>
-        </div>
-        <HelpText>Starts 1–120 minutes before, ends 0–60 minutes before and after it starts. The final standings stay on screen until the film begins.</HelpText>
-      </form>
-    </AppDialog>
+      <FormField id="pre-show-template" label="Pre-show session" help="Its questions, slides, media and theme; the idle screen wears its theme too.">
+        {(field) => <SimpleSelect id={field.id} value={template} onValueChange={setField('template')} options={options} />}
+      </FormField>
+      <div className="grid grid-cols-2 gap-4">
+        <FormField id="pre-show-lead" label="Starts (minutes before the film)">
+          {(field) => <Input {...field} type="number" min={1} max={120} value={lead} onChange={(e) => setField('lead')(e.target.value)} />}
+        </FormField>
+        <FormField id="pre-show-end" label="Ends (minutes before the film)">
+          {(field) => <Input {...field} type="number" min={0} max={60} value={end} onChange={(e) => setField('end')(e.target.value)} />}
+        </FormField>
+      </div>
+      <HelpText>Starts 1–120 minutes before, ends 0–60 minutes before and after it starts. The final standings stay on screen until the film begins.</HelpText>
+    </FormDialog>
   );
 }

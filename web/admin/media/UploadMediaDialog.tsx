@@ -1,11 +1,10 @@
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { CheckCircle2 } from 'lucide-react';
 import { api } from '../../common/api';
 import { toast } from '../../common/toast';
-import { Button } from '../../common/ui/Button';
-import { HelpText, Input, Label } from '../../common/ui/Field';
+import { HelpText, Input } from '../../common/ui/Field';
 import { keys } from '../queries';
-import { AppDialog } from '../ui/Dialog';
+import { FormDialog, FormField } from '../ui/Form';
 import { useAdminMutation } from '../useAdminMutation';
 import { LazyUploader } from './LazyUploader';
 import type { UploadedFile } from './UppyUploader';
@@ -58,8 +57,7 @@ export function UploadMediaDialog({ open, onOpenChange }: Props) {
     onSuccess: close,
   });
 
-  function submit(event: FormEvent) {
-    event.preventDefault();
+  function submit() {
     if (!display) {
       toast({ title: 'Missing required files', description: 'Please upload at least the display media file.', variant: 'destructive' });
       return;
@@ -87,42 +85,35 @@ export function UploadMediaDialog({ open, onOpenChange }: Props) {
   });
 
   return (
-    <AppDialog
+    <FormDialog
       open={open}
-      onOpenChange={(o) => (o ? onOpenChange(true) : close())}
+      onClose={close}
       title="Upload Media"
       description="Shown on the display between questions; phones get the phone version when there is one."
       size="lg"
-      footer={
-        <>
-          <Button variant="outline" onClick={close}>
-            Cancel
-          </Button>
-          <Button type="submit" form="media-form" disabled={!display || save.isPending}>
-            {save.isPending ? 'Saving...' : 'Save Media'}
-          </Button>
-        </>
-      }
+      formId="media-form"
+      submitLabel="Save Media"
+      pendingLabel="Saving..."
+      pending={save.isPending}
+      canSubmit={!!display}
+      onSubmit={submit}
+      formClassName="grid gap-5"
     >
-      <form id="media-form" className="grid gap-5" onSubmit={submit}>
-        <UploadSlot label="Display Media (required)" help={`Shown on the big screen. ${NOTE}`} uploaded={display}>
-          <MediaUploader id="media-display" resetKey={formKey} {...uploadHandlers('display')} />
-        </UploadSlot>
-        <UploadSlot label="Phone Media (optional)" help={`A phone-optimised version, e.g. portrait or smaller. ${NOTE}`} uploaded={phone}>
-          <MediaUploader id="media-phone" resetKey={formKey} {...uploadHandlers('phone')} />
-        </UploadSlot>
-        <div className="grid gap-4 sm:grid-cols-[1fr_10rem]">
-          <div className="grid gap-2">
-            <Label htmlFor="media-link">Promotional Link (optional)</Label>
-            <Input id="media-link" type="url" placeholder="https://example.com" value={link} onChange={(e) => setLink(e.target.value)} />
-          </div>
-          <div className="grid gap-2">
-            <Label htmlFor="media-duration">Duration (seconds)</Label>
-            <Input id="media-duration" type="number" min={1} max={60} value={duration} onChange={(e) => setDuration(e.target.value)} />
-          </div>
-        </div>
-      </form>
-    </AppDialog>
+      <UploadSlot label="Display Media (required)" help={`Shown on the big screen. ${NOTE}`} uploaded={display}>
+        <MediaUploader id="media-display" resetKey={formKey} {...uploadHandlers('display')} />
+      </UploadSlot>
+      <UploadSlot label="Phone Media (optional)" help={`A phone-optimised version, e.g. portrait or smaller. ${NOTE}`} uploaded={phone}>
+        <MediaUploader id="media-phone" resetKey={formKey} {...uploadHandlers('phone')} />
+      </UploadSlot>
+      <div className="grid gap-4 sm:grid-cols-[1fr_10rem]">
+        <FormField id="media-link" label="Promotional Link (optional)">
+          {(field) => <Input {...field} type="url" placeholder="https://example.com" value={link} onChange={(e) => setLink(e.target.value)} />}
+        </FormField>
+        <FormField id="media-duration" label="Duration (seconds)">
+          {(field) => <Input {...field} type="number" min={1} max={60} value={duration} onChange={(e) => setDuration(e.target.value)} />}
+        </FormField>
+      </div>
+    </FormDialog>
   );
 }
 

@@ -1,12 +1,13 @@
 import { plural } from '../../common/format';
-import { useEffect, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { Download } from 'lucide-react';
 import { errorToast, toast } from '../../common/toast';
 import { Button } from '../../common/ui/Button';
-import { HelpText, Label } from '../../common/ui/Field';
+import { HelpText } from '../../common/ui/Field';
 import { keys } from '../queries';
 import { AppDialog } from '../ui/Dialog';
+import { FileField } from '../ui/Form';
+import { useOpenedState } from '../ui/useOpenedState';
 import { downloadAdminFile, importFailure, postQuestionFile, type ImportFailure, type ImportResult } from './questionFiles';
 
 const LETTERS = ['A', 'B', 'C', 'D'];
@@ -26,11 +27,8 @@ type Step =
  * until Import is pressed, and then all or nothing.
  */
 export function ImportQuestionsDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
-  const [step, setStep] = useState<Step>({ kind: 'choose' });
+  const [step, setStep] = useOpenedState<Step>(open, () => ({ kind: 'choose' }));
   const queryClient = useQueryClient();
-  useEffect(() => {
-    if (open) setStep({ kind: 'choose' });
-  }, [open]);
 
   async function check(file: File) {
     setStep({ kind: 'checking', file });
@@ -78,19 +76,7 @@ export function ImportQuestionsDialog({ open, onClose }: { open: boolean; onClos
     >
       <div className="grid gap-4">
         <div className="flex flex-wrap items-end gap-4">
-          <div className="grid gap-2">
-            <Label htmlFor="import-file">Question file</Label>
-            <input
-              id="import-file"
-              type="file"
-              accept=".csv,.json,text/csv,application/json"
-              className="text-sm file:mr-3 file:rounded-md file:border-0 file:bg-surface-raised file:px-3 file:py-2 file:text-sm"
-              onChange={(e) => {
-                const file = e.target.files?.[0];
-                if (file) void check(file);
-              }}
-            />
-          </div>
+          <FileField id="import-file" label="Question file" accept=".csv,.json,text/csv,application/json" onFile={(file) => void check(file)} />
           <Button variant="outline" size="sm" onClick={template}>
             <Download aria-hidden />
             Download template

@@ -1,12 +1,11 @@
-import { useEffect, useState, type FormEvent } from 'react';
 import { api } from '../../common/api';
 import { toast } from '../../common/toast';
-import { Button } from '../../common/ui/Button';
-import { Input, Label, Textarea } from '../../common/ui/Field';
+import { Input, Textarea } from '../../common/ui/Field';
 import { keys, useAdminMediaList } from '../queries';
 import type { Media, Question } from '../types';
-import { AppDialog } from '../ui/Dialog';
+import { FormDialog, FormField } from '../ui/Form';
 import { SimpleSelect } from '../ui/Select';
+import { useOpenedState } from '../ui/useOpenedState';
 import { useAdminMutation } from '../useAdminMutation';
 import { CategoryInput } from './CategoryInput';
 import {
@@ -34,13 +33,9 @@ interface Props {
 }
 
 export function QuestionFormDialog({ open, question, onOpenChange }: Props) {
-  const [values, setValues] = useState<QuestionFormValues>(EMPTY_QUESTION_FORM);
+  const [values, setValues] = useOpenedState<QuestionFormValues>(open, () => (question ? formFromQuestion(question) : EMPTY_QUESTION_FORM), question?.id);
   const media = useAdminMediaList();
   const editing = !!question;
-  useEffect(() => {
-    if (open) setValues(question ? formFromQuestion(question) : EMPTY_QUESTION_FORM);
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [open, question?.id]);
 
   const close = () => onOpenChange(false);
   type Body = NonNullable<ReturnType<typeof questionBody>>;
@@ -63,8 +58,7 @@ export function QuestionFormDialog({ open, question, onOpenChange }: Props) {
   const set = <K extends keyof QuestionFormValues>(key: K, value: QuestionFormValues[K]) =>
     setValues((v) => ({ ...v, [key]: value }));
 
-  function onSubmit(event: FormEvent) {
-    event.preventDefault();
+  function onSubmit() {
     const body = questionBody(values);
     if (!body) {
       toast({ title: 'Validation Error', description: 'Please fill in all fields', variant: 'destructive' });
@@ -79,98 +73,69 @@ export function QuestionFormDialog({ open, question, onOpenChange }: Props) {
   ];
 
   return (
-    <AppDialog
+    <FormDialog
       open={open}
-      onOpenChange={onOpenChange}
+      onClose={close}
       title={editing ? 'Edit Question' : 'Add Question'}
       description="Four choices; mark the correct one."
       size="lg"
-      footer={
-        <>
-          <Button variant="outline" onClick={close}>
-            Cancel
-          </Button>
-          <Button type="submit" form="question-form" disabled={pending}>
-            {editing ? (pending ? 'Updating...' : 'Update Question') : pending ? 'Creating...' : 'Create Question'}
-          </Button>
-        </>
-      }
+      formId="question-form"
+      submitLabel={editing ? 'Update Question' : 'Create Question'}
+      pendingLabel={editing ? 'Updating...' : 'Creating...'}
+      pending={pending}
+      onSubmit={onSubmit}
+      // Blank fields get the spec's 'Please fill in all fields' toast, not browser bubbles.
+      noValidate
     >
-      {/* noValidate: blank fields get the spec's 'Please fill in all fields' toast, not browser bubbles. */}
-      <form id="question-form" noValidate className="grid gap-4" onSubmit={onSubmit}>
-        <div className="grid gap-2">
-          <Label htmlFor="question-text">Question Text</Label>
-          <Textarea
-            id="question-text"
-            rows={3}
-            placeholder="Enter the question"
-            value={values.text}
-            onChange={(e) => set('text', e.target.value)}
-          />
-        </div>
-        <fieldset className="grid gap-2">
-          <legend className="mb-1 text-sm font-medium">Choices (select the correct answer)</legend>
-          {values.choices.map((choice, i) => (
-            <div key={i} className="flex items-center gap-2">
-              <input
-                type="radio"
-                name="correct-choice"
-                id={`question-correct-${i}`}
-                aria-label={`Choice ${LETTERS[i]} is correct`}
-                className="size-4 accent-[var(--color-success)]"
-                checked={values.correctIndex === i}
-                onChange={() => set('correctIndex', i)}
-              />
-              <span className="w-5 text-sm font-bold" aria-hidden>
-                {LETTERS[i]}
-              </span>
-              <Input
-                id={`question-choice-${i}`}
-                aria-label={`Choice ${LETTERS[i]}`}
-                placeholder={`Choice ${LETTERS[i]}`}
-                value={choice}
-                onChange={(e) => {
-                  const next = [...values.choices] as QuestionFormValues['choices'];
-                  next[i] = e.target.value;
-                  set('choices', next);
-                }}
-              />
-            </div>
-          ))}
-        </fieldset>
-        <CategoryInput value={values.categories} onChange={(c) => set('categories', c)} />
-        <div className="grid gap-2">
-          <Label htmlFor="question-media">Media (optional)</Label>
-          <SimpleSelect
-            id="question-media"
-            value={values.mediaId ?? NO_MEDIA}
-            onValueChange={(v) => set('mediaId', v === NO_MEDIA ? null : v)}
-            options={mediaOptions}
-          />
-        </div>
-        <div className="grid gap-4 sm:grid-cols-2">
-          <div className="grid gap-2">
-            <Label htmlFor="question-points">Points</Label>
+      <FormField id="question-text" label="Question Text">
+        {(field) => <Textarea {...field} rows={3} placeholder="Enter the question" value={values.text} onChange={(e) => set('text', e.target.value)} />}
+      </FormField>
+      <fieldset className="grid gap-2">
+        <legend className="mb-1 text-sm font-medium">Choices (select the correct answer)</legend>
+        {values.choices.map((choice, i) => (
+          <div key={i} className="flex items-center gap-2">
+            <input
+              type="radio"
+              name="correct-choice"
+              id={`question-correct-${i}`}
+              aria-label={`Choice ${LETTERS[i]} is correct`}
+              className="size-4 accent-[var(--color-success)]"
+              checked={values.correctIndex === i}
+              onChange={() => set('correctIndex', i)}
+            />
+            <span className="w-5 text-sm font-bold" aria-hidden>
+              {LETTERS[i]}
+            </span>
             <Input
-              id="question-points"
-              type="number"
-              min={MIN_POINTS}
-              value={values.points}
-              onChange={(e) => set('points', e.target.value)}
+              id={`question-choice-${i}`}
+              aria-label={`Choice ${LETTERS[i]}`}
+              placeholder={`Choice ${LETTERS[i]}`}
+              value={choice}
+              onChange={(e) => {
+                const next = [...values.choices] as QuestionFormValues['choices'];
+                next[i] = e.target.value;
+                set('choices', next);
+              }}
             />
           </div>
-          <div className="grid gap-2">
-            <Label htmlFor="question-time-limit">Time Limit (seconds)</Label>
-            <Input
-              id="question-time-limit"
-              type="number"
-              min={MIN_TIME_LIMIT_SECONDS}
-              value={values.timeLimitSeconds}
-              onChange={(e) => set('timeLimitSeconds', e.target.value)}
-            />
-          </div>
-        </div>
-      </form>
-    </AppDialog>
+        ))}
+      </fieldset>
+      <CategoryInput value={values.categories} onChange={(c) => set('categories', c)} />
+      <FormField id="question-media" label="Media (optional)">
+        {(field) => (
+          <SimpleSelect id={field.id} value={values.mediaId ?? NO_MEDIA} onValueChange={(v) => set('mediaId', v === NO_MEDIA ? null : v)} options={mediaOptions} />
+        )}
+      </FormField>
+      <div className="grid gap-4 sm:grid-cols-2">
+        <FormField id="question-points" label="Points">
+          {(field) => <Input {...field} type="number" min={MIN_POINTS} value={values.points} onChange={(e) => set('points', e.target.value)} />}
+        </FormField>
+        <FormField id="question-time-limit" label="Time Limit (seconds)">
+          {(field) => (
+            <Input {...field} type="number" min={MIN_TIME_LIMIT_SECONDS} value={values.timeLimitSeconds} onChange={(e) => set('timeLimitSeconds', e.target.value)} />
+          )}
+        </FormField>
+      </div>
+    </FormDialog>
   );
 }

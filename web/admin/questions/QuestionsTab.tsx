@@ -3,33 +3,34 @@ import { FileDown, Plus, Upload } from 'lucide-react';
 import { api } from '../../common/api';
 import { errorToast } from '../../common/toast';
 import { Button } from '../../common/ui/Button';
-import { Label } from '../../common/ui/Field';
 import { keys, useQuestions, useSessions } from '../queries';
 import type { Question } from '../types';
 import { ConfirmDialog } from '../ui/Dialog';
+import { FormField } from '../ui/Form';
 import { SimpleSelect } from '../ui/Select';
 import { EmptyState, LoadError, LoadingText, TabHeader } from '../ui/TabHeader';
 import { useAdminMutation } from '../useAdminMutation';
 import { AssignQuestionDialog } from './AssignQuestionDialog';
+import { CategoryFilterField, useCategoryFilter } from './CategoryFilter';
 import { QuestionCard } from './QuestionCard';
 import { QuestionFormDialog } from './QuestionFormDialog';
 import { ImportQuestionsDialog } from './ImportQuestionsDialog';
 import { downloadAdminFile } from './questionFiles';
 
+/** The session filter's "All questions". */
 const ALL = 'all';
 type OpenDialog = { kind: 'create' } | { kind: 'import' } | { kind: 'edit' | 'assign' | 'delete'; questionId: string } | null;
 
 /** The question bank (SPEC §2 "Questions tab"). */
 export function QuestionsTab() {
   const [sessionFilter, setSessionFilter] = useState(ALL);
-  const [categoryFilter, setCategoryFilter] = useState(ALL);
   const [dialog, setDialog] = useState<OpenDialog>(null);
   const sessions = useSessions();
   const questions = useQuestions(sessionFilter === ALL ? undefined : sessionFilter);
 
   const loaded = questions.data ?? [];
-  const categories = [...new Set(loaded.flatMap((q) => q.categories))].sort();
-  const shown = categoryFilter === ALL ? loaded : loaded.filter((q) => q.categories.includes(categoryFilter));
+  const categoryFilter = useCategoryFilter(loaded);
+  const { shown } = categoryFilter;
   const selected: Question | undefined =
     dialog && 'questionId' in dialog ? loaded.find((q) => q.id === dialog.questionId) : undefined;
   const close = () => setDialog(null);
@@ -72,30 +73,20 @@ export function QuestionsTab() {
         }
       />
       <div className="mb-6 grid gap-4 sm:grid-cols-2 lg:w-2/3">
-        <div className="grid gap-1.5">
-          <Label htmlFor="questions-session-filter">Filter by session</Label>
-          <SimpleSelect
-            id="questions-session-filter"
-            value={sessionFilter}
-            onValueChange={(v) => {
-              setSessionFilter(v);
-              setCategoryFilter(ALL);
-            }}
-            options={[
-              { value: ALL, label: 'All questions' },
-              ...(sessions.data ?? []).map((s) => ({ value: s.id, label: s.title })),
-            ]}
-          />
-        </div>
-        <div className="grid gap-1.5">
-          <Label htmlFor="questions-category-filter">Filter by category</Label>
-          <SimpleSelect
-            id="questions-category-filter"
-            value={categoryFilter}
-            onValueChange={setCategoryFilter}
-            options={[{ value: ALL, label: 'All categories' }, ...categories.map((c) => ({ value: c, label: c }))]}
-          />
-        </div>
+        <FormField id="questions-session-filter" label="Filter by session" className="grid gap-1.5">
+          {(field) => (
+            <SimpleSelect
+              id={field.id}
+              value={sessionFilter}
+              onValueChange={(v) => {
+                setSessionFilter(v);
+                categoryFilter.reset();
+              }}
+              options={[{ value: ALL, label: 'All questions' }, ...(sessions.data ?? []).map((s) => ({ value: s.id, label: s.title }))]}
+            />
+          )}
+        </FormField>
+        <CategoryFilterField id="questions-category-filter" label="Filter by category" filter={categoryFilter} className="grid gap-1.5" />
       </div>
       {questions.isPending ? (
         <LoadingText>Loading questions...</LoadingText>

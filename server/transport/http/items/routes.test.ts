@@ -1,3 +1,4 @@
+// Longer than ~300 lines on purpose: one suite per dialect covers every item route and the reorder rules (SPEC §7) against one server.
 import { describe, expect, it } from 'vitest';
 import { TestApi } from '../../../testing/api.js';
 import { DIALECTS } from '../../../testing/databases.js';

@@ -1,3 +1,4 @@
+// Longer than ~300 lines on purpose: one suite per dialect walks every results and export route (SPEC §7) on one seeded game.
 import http from 'node:http';
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it, vi } from 'vitest';

@@ -5,9 +5,10 @@ import type { PrizeDraw } from '../../../../protocol/index';
 import { api } from '../../../common/api';
 import { formatDateTime, plural } from '../../../common/format';
 import { Button } from '../../../common/ui/Button';
-import { HelpText, Input, Label } from '../../../common/ui/Field';
+import { HelpText, Input } from '../../../common/ui/Field';
 import type { Session } from '../../types';
 import { AppDialog } from '../../ui/Dialog';
+import { FormField } from '../../ui/Form';
 import { useAdminMutation } from '../../useAdminMutation';
 
 const drawsKey = (sessionId: string) => ['/api/admin/sessions', sessionId, 'draws'] as const;
@@ -61,14 +62,12 @@ export function PrizeDrawDialog({ open, session, onClose }: { open: boolean; ses
       }
     >
       <form className="flex flex-wrap items-end gap-4" onSubmit={onSubmit}>
-        <div className="grid gap-2">
-          <Label htmlFor="draw-count">Winners</Label>
-          <Input id="draw-count" type="number" min={1} max={10} className="w-28" value={count} onChange={(e) => setCount(e.target.value)} />
-        </div>
-        <div className="grid gap-2">
-          <Label htmlFor="draw-min-score">Minimum Score (optional)</Label>
-          <Input id="draw-min-score" type="number" min={0} className="w-40" value={minScore} onChange={(e) => setMinScore(e.target.value)} />
-        </div>
+        <FormField id="draw-count" label="Winners">
+          {(field) => <Input {...field} type="number" min={1} max={10} className="w-28" value={count} onChange={(e) => setCount(e.target.value)} />}
+        </FormField>
+        <FormField id="draw-min-score" label="Minimum Score (optional)">
+          {(field) => <Input {...field} type="number" min={0} className="w-40" value={minScore} onChange={(e) => setMinScore(e.target.value)} />}
+        </FormField>
         <Button type="submit" disabled={!valid || draw.isPending}>
           <Trophy aria-hidden />
           {draw.isPending ? 'Drawing...' : 'Draw'}

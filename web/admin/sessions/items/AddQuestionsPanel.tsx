@@ -4,14 +4,11 @@ import { api } from '../../../common/api';
 import { plural } from '../../../common/format';
 import { Badge } from '../../../common/ui/Card';
 import { Button } from '../../../common/ui/Button';
-import { Label } from '../../../common/ui/Field';
 import { keys, useQuestions } from '../../queries';
 import type { SessionItem } from '../../types';
-import { SimpleSelect } from '../../ui/Select';
+import { CategoryFilterField, useCategoryFilter } from '../../questions/CategoryFilter';
 import { CheckboxField } from '../../ui/Toggles';
 import { useAdminMutation } from '../../useAdminMutation';
-
-const ALL = 'all';
 
 interface Props {
   sessionId: string;
@@ -22,13 +19,12 @@ interface Props {
 /** Offers the bank's questions not yet in the session, filterable by category (SPEC §2). */
 export function AddQuestionsPanel({ sessionId, items, onDone }: Props) {
   const questions = useQuestions();
-  const [category, setCategory] = useState(ALL);
   const [selected, setSelected] = useState<Set<string>>(new Set());
 
   const inSession = useMemo(() => new Set(items.map((i) => i.questionId).filter(Boolean)), [items]);
   const available = (questions.data ?? []).filter((q) => !inSession.has(q.id));
-  const categories = [...new Set(available.flatMap((q) => q.categories))].sort();
-  const shown = category === ALL ? available : available.filter((q) => q.categories.includes(category));
+  const categoryFilter = useCategoryFilter(available);
+  const { shown } = categoryFilter;
 
   // One call per selected question, in the order they are listed (SPEC §7).
   const add = useAdminMutation<string[], number>({
@@ -62,15 +58,7 @@ export function AddQuestionsPanel({ sessionId, items, onDone }: Props) {
           <ArrowLeft aria-hidden />
           Back to items
         </Button>
-        <div className="grid w-56 gap-1">
-          <Label htmlFor="add-questions-category">Category</Label>
-          <SimpleSelect
-            id="add-questions-category"
-            value={category}
-            onValueChange={setCategory}
-            options={[{ value: ALL, label: 'All categories' }, ...categories.map((c) => ({ value: c, label: c }))]}
-          />
-        </div>
+        <CategoryFilterField id="add-questions-category" label="Category" filter={categoryFilter} className="grid w-56 gap-1" />
       </div>
       {questions.isPending ? (
         <p role="status" className="text-muted">

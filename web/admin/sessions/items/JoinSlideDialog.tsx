@@ -1,7 +1,6 @@
-import { useEffect, useState, type FormEvent } from 'react';
-import { Button } from '../../../common/ui/Button';
-import { HelpText, Input, Label } from '../../../common/ui/Field';
-import { AppDialog } from '../../ui/Dialog';
+import { useEffect, useState } from 'react';
+import { Input } from '../../../common/ui/Field';
+import { FormDialog, FormField } from '../../ui/Form';
 
 export const DEFAULT_JOIN_SLIDE_TEXT = 'Scan to Join!';
 
@@ -26,40 +25,25 @@ export function JoinSlideDialog({ open, pending, onOpenChange, onAdd }: Props) {
     setText(DEFAULT_JOIN_SLIDE_TEXT);
     onOpenChange(false);
   }
-  function submit(event: FormEvent) {
-    event.preventDefault();
-    if (canAdd) onAdd(text.trim());
-  }
-
   return (
-    <AppDialog
+    <FormDialog
       open={open}
-      onOpenChange={(o) => (o ? onOpenChange(true) : cancel())}
+      onClose={cancel}
       title="Add Join Slide"
       description="A slide with a QR code players scan to join."
       size="sm"
-      footer={
-        <>
-          <Button variant="outline" onClick={cancel}>
-            Cancel
-          </Button>
-          <Button type="submit" form="join-slide-form" disabled={!canAdd}>
-            {pending ? 'Adding...' : 'Add Slide'}
-          </Button>
-        </>
-      }
+      formId="join-slide-form"
+      submitLabel="Add Slide"
+      pendingLabel="Adding..."
+      pending={pending}
+      canSubmit={canAdd}
+      onSubmit={() => {
+        if (canAdd) onAdd(text.trim());
+      }}
     >
-      <form id="join-slide-form" className="grid gap-2" onSubmit={submit}>
-        <Label htmlFor="join-slide-text">Slide Text</Label>
-        <Input
-          id="join-slide-text"
-          placeholder="Scan to Join!"
-          value={text}
-          onChange={(e) => setText(e.target.value)}
-          aria-describedby="join-slide-text-help"
-        />
-        <HelpText id="join-slide-text-help">This text appears above the QR code.</HelpText>
-      </form>
-    </AppDialog>
+      <FormField id="join-slide-text" label="Slide Text" help="This text appears above the QR code.">
+        {(field) => <Input {...field} placeholder="Scan to Join!" value={text} onChange={(e) => setText(e.target.value)} />}
+      </FormField>
+    </FormDialog>
   );
 }

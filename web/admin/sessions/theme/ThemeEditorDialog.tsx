@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useMemo } from 'react';
 import { api } from '../../../common/api';
 import { parseTheme, resolveTheme, type Theme } from '../../../common/theme';
 import { THEME_PRESETS, type ThemePreset } from '../../../common/themePresets';
@@ -7,6 +7,7 @@ import { Button } from '../../../common/ui/Button';
 import { keys } from '../../queries';
 import type { Session } from '../../types';
 import { AppDialog } from '../../ui/Dialog';
+import { useOpenedState } from '../../ui/useOpenedState';
 import { useAdminMutation } from '../../useAdminMutation';
 import { ThemeFields } from './ThemeFields';
 import { ThemeImageField } from './ThemeImageField';
@@ -20,11 +21,7 @@ interface Props {
 
 /** Edits the display theme (SPEC §2, §3) with a live preview; nothing is stored until Save Theme. */
 export function ThemeEditorDialog({ open, session, onClose }: Props) {
-  const [draft, setDraft] = useState<Theme>({});
-  useEffect(() => {
-    if (open) setDraft(parseTheme(session.theme));
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [open, session.id]);
+  const [draft, setDraft] = useOpenedState<Theme>(open, () => parseTheme(session.theme), session.id);
   const resolved = useMemo(() => resolveTheme(draft), [draft]);
   const change = (patch: Partial<Theme>) => setDraft((t) => ({ ...t, ...patch }));
 

@@ -6,7 +6,8 @@ import {
   type ResolvedTheme,
   type Theme,
 } from '../../../common/theme';
-import { SimpleSelect } from '../../ui/Select';
+import { FormField } from '../../ui/Form';
+import { SimpleSelect, type SelectOption } from '../../ui/Select';
 import { SwitchField } from '../../ui/Toggles';
 
 type ColorKey = 'primaryColor' | 'secondaryColor' | 'backgroundColor' | 'textColor' | 'successColor' | 'timerWarningColor';
@@ -39,6 +40,21 @@ const FONT_SUGGESTIONS = [
 ];
 
 const capitalise = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
+
+/** The theme's three choices from fixed lists, each a select beside its label. */
+const CHOICES: Array<{ key: 'questionTextSize' | 'questionFontWeight' | 'backgroundOverlay'; label: string; options: SelectOption[] }> = [
+  {
+    key: 'questionTextSize',
+    label: 'Question Text Size',
+    options: QUESTION_TEXT_SIZES.map((v) => ({ value: v, label: v === 'xlarge' ? 'Extra Large' : capitalise(v) })),
+  },
+  { key: 'questionFontWeight', label: 'Question Font Weight', options: QUESTION_FONT_WEIGHTS.map((v) => ({ value: v, label: capitalise(v) })) },
+  {
+    key: 'backgroundOverlay',
+    label: 'Background Overlay',
+    options: BACKGROUND_OVERLAYS.map((v) => ({ value: v, label: { none: 'None', light: 'Light (10%)', medium: 'Medium (30%)', dark: 'Dark (50%)' }[v] })),
+  },
+];
 const HEX = /^#[0-9a-f]{6}$/i;
 
 interface Props {
@@ -100,36 +116,11 @@ export function ThemeFields({ theme, resolved, onChange }: Props) {
       <fieldset className="grid gap-3">
         <legend className="mb-2 text-sm font-semibold uppercase tracking-wide text-muted">Question Text and Background</legend>
         <div className="grid gap-3">
-          <div className="grid grid-cols-[minmax(0,1fr)_11rem] items-center gap-3">
-            <Label htmlFor="theme-questionTextSize">Question Text Size</Label>
-            <SimpleSelect
-              id="theme-questionTextSize"
-              value={resolved.questionTextSize}
-              onValueChange={(v) => onChange({ questionTextSize: v as Theme['questionTextSize'] })}
-              options={QUESTION_TEXT_SIZES.map((v) => ({ value: v, label: v === 'xlarge' ? 'Extra Large' : capitalise(v) }))}
-            />
-          </div>
-          <div className="grid grid-cols-[minmax(0,1fr)_11rem] items-center gap-3">
-            <Label htmlFor="theme-questionFontWeight">Question Font Weight</Label>
-            <SimpleSelect
-              id="theme-questionFontWeight"
-              value={resolved.questionFontWeight}
-              onValueChange={(v) => onChange({ questionFontWeight: v as Theme['questionFontWeight'] })}
-              options={QUESTION_FONT_WEIGHTS.map((v) => ({ value: v, label: capitalise(v) }))}
-            />
-          </div>
-          <div className="grid grid-cols-[minmax(0,1fr)_11rem] items-center gap-3">
-            <Label htmlFor="theme-backgroundOverlay">Background Overlay</Label>
-            <SimpleSelect
-              id="theme-backgroundOverlay"
-              value={resolved.backgroundOverlay}
-              onValueChange={(v) => onChange({ backgroundOverlay: v as Theme['backgroundOverlay'] })}
-              options={BACKGROUND_OVERLAYS.map((v) => ({
-                value: v,
-                label: { none: 'None', light: 'Light (10%)', medium: 'Medium (30%)', dark: 'Dark (50%)' }[v],
-              }))}
-            />
-          </div>
+          {CHOICES.map(({ key, label, options }) => (
+            <FormField key={key} id={`theme-${key}`} label={label} className="grid grid-cols-[minmax(0,1fr)_11rem] items-center gap-3">
+              {(field) => <SimpleSelect id={field.id} value={resolved[key]} onValueChange={(v) => onChange({ [key]: v })} options={options} />}
+            </FormField>
+          ))}
         </div>
         <SwitchField
           id="theme-backdropBlur"
