@@ -54,7 +54,15 @@ export interface RoomDeps {
   commits?: Pick<RoomStorage, 'commit'>;
   /** Called (from the room's queue) when nobody holds a room that is not live any more. */
   onUnused(room: Room): void;
+  /**
+   * Asked at a question's deadline, then every REVEAL_POLL_MS while true: the reveal waits
+   * (multi-instance mode: answers other instances took in time, held up by a Redis outage).
+   */
+  holdReveal?(sessionId: string, endsAtMs: number): boolean;
 }
+
+/** How often a held reveal asks again whether it may go on. */
+const REVEAL_POLL_MS = 100;
 
 /** A socket as the room knows it: no transport details. */
 export interface RoomMember {
@@ -468,11 +476,23 @@ export class Room {
     this.timer = null;
     this.timerAtMs = atMs;
     if (atMs === null || this.closing) return;
-    this.timer = clock.setTimeout(() => {
+    const fire = () => {
+      if (this.revealHeld()) {
+        this.timer = clock.setTimeout(fire, REVEAL_POLL_MS);
+        return;
+      }
       this.timer = null;
       this.timerAtMs = null;
       this.dispatch({ type: 'timer' });
-    }, Math.max(0, atMs - clock.now()));
+    };
+    this.timer = clock.setTimeout(fire, Math.max(0, atMs - clock.now()));
+  }
+
+  /** Past an open question's deadline, while the deps say its reveal waits (DESIGN §16). */
+  private revealHeld(): boolean {
+    const phase = this.state?.phase;
+    if (!this.deps.holdReveal || this.closing || phase?.kind !== 'question' || this.deps.clock.now() < phase.endsAtMs) return false;
+    return this.deps.holdReveal(this.sessionId, phase.endsAtMs);
   }
 
   /** After each step: the timer matches what the state needs (an early wake-up changes nothing and re-arms). */
