@@ -29,6 +29,8 @@ export class OutagePhone {
   result: PhoneResult | null = null;
   /** Arrival times of the question's ticks (only those before its deadline). */
   readonly tickTimesMs: number[] = [];
+  /** Their `serverTime`: when the room sent them (the server's own stalls, apart from the way to the phone). */
+  readonly tickServerTimesMs: number[] = [];
   /** Socket closes, by close code (1006: dropped without a close frame). */
   readonly closes = new Map<number, number>();
   /** Set by `drop`: when the socket was dropped, and when the next session_state came. */
@@ -89,7 +91,10 @@ export class OutagePhone {
         this.onState(m);
         return;
       case 'timer_tick':
-        if (m.questionId === this.questionId && m.serverTime < m.endsAt) this.tickTimesMs.push(Date.now());
+        if (m.questionId === this.questionId && m.serverTime < m.endsAt) {
+          this.tickTimesMs.push(Date.now());
+          this.tickServerTimesMs.push(m.serverTime);
+        }
         return;
       case 'answer_accepted':
         if (this.confirmed === null) this.confirmedAtMs = Date.now();

@@ -109,7 +109,8 @@ function runOutage(name: string, setup: () => Promise<{ database: TestDatabase; 
       for (const held of heldAccepted) void held.then(() => (confirmedEarly = true), () => undefined);
       const p1Accepted = p[1].next('answer_accepted');
       void p1Accepted.then(() => (confirmedEarly = true), () => undefined);
-      answer(1, 1);
+      const pick = { type: 'submit_answer', questionId: q.id, selectedIndex: 1, answerId: 'p1-pick' };
+      p[1].send(pick);
       await server.server.realtime.rooms.whenIdle();
       const unready = await readyzUntil(server, (r) => r.status === 503);
       expect(unready.body).toMatchObject({ status: 'unready' });
@@ -119,6 +120,12 @@ function runOutage(name: string, setup: () => Promise<{ database: TestDatabase; 
       if (fault.readsFail) expect(listed).toMatchObject({ status: 503, body: { message: expect.stringContaining('database is unavailable') } });
       else expect(listed.status).toBe(200);
 
+      // A phone resending its pick (no confirmation within 1.5 s, DESIGN §14) is confirmed only
+      // after the commit too, and its resend does not stop the room's clock meanwhile.
+      const pong = p[1].next('pong');
+      p[1].send(pick);
+      p[1].send({ type: 'ping', id: 1 });
+      await pong; // the resend reached the room before this (one socket, in order)
       // The room keeps time: a tick a second reaches the screen while storage is down.
       const from = d.messages.length;
       await clock.advance(2_000);
