@@ -47,6 +47,8 @@ export interface OutageResult {
   /** Of those, confirmed before storage was back (SQLite writes into WAL space it already has until the WAL must grow). */
   confirmedDuringCut: number;
   confirmedLost: number;
+  /** Phones that reconnected to resend a pick not confirmed within 1.5 s (as the web app does). */
+  resent: number;
   phonesWithoutResult: number;
   resultsWrong: number;
   countdownFrozenS: number;
@@ -254,8 +256,8 @@ function summarize(scenario: OutageScenario, run: Run): OutageResult {
   const confirmedLost = phones.filter(
     (p) => p.lostConfirmed || (p.confirmed !== null && (p.result === null || p.result.isCorrect !== (p.confirmed === CORRECT_INDEX))),
   ).length;
-  // Of phones that kept their socket: on the owner's instance, and (Redis scenarios) on the others.
-  const kept = phones.filter((p) => !dropped.includes(p));
+  // Of phones that kept their socket (neither dropped nor reconnecting to resend): on the owner's instance, and (Redis scenarios) on the others.
+  const kept = phones.filter((p) => !dropped.includes(p) && p.resends === 0);
   const frozenMs = longestTickGapMs(kept.filter((p) => run.ownPhones.has(p)));
   const others = kept.filter((p) => !run.ownPhones.has(p));
   let worstPointsLost = 0;
@@ -278,6 +280,7 @@ function summarize(scenario: OutageScenario, run: Run): OutageResult {
     answeredDuringCut: held.length,
     confirmedDuringCut: held.filter((p) => p.confirmedAtMs < restoredAt).length,
     confirmedLost,
+    resent: phones.filter((p) => p.resends > 0).length,
     phonesWithoutResult: phones.filter((p) => p.answered && p.result === null).length,
     resultsWrong: phones.filter((p) => p.result !== null && p.result.isCorrect !== (p.choice === CORRECT_INDEX)).length,
     countdownFrozenS: Math.round(frozenMs / 100) / 10,
@@ -307,6 +310,7 @@ export function formatOutage(results: OutageResult[]): string {
     ['phones / answered during the cut (of which confirmed before storage was back)', (r) => `${r.phones} / ${r.answeredDuringCut} (${r.confirmedDuringCut})`],
     ['server alive', (r) => (r.serverAlive ? 'yes' : 'NO')],
     ['confirmed answers lost', (r) => String(r.confirmedLost)],
+    ['phones that reconnected to resend a pick unconfirmed after 1.5 s', (r) => String(r.resent)],
     ['phones without a result', (r) => String(r.phonesWithoutResult)],
     ['results wrong', (r) => String(r.resultsWrong)],
     [
