@@ -90,6 +90,8 @@ export class ClusterOwner {
   redisBack(): void {
     this.claimsFromMs = HeldLease.now() + this.deps.leases.ttlMs;
     this.outage.back(this.deps.clock.now());
+    // Renewed now rather than at the next scan: until then the owner publishes nothing to the other instances.
+    void this.scan();
   }
 
   /** Redis is away: a claim now would wait in the command queue and race the owner when it returns. */
