@@ -1,11 +1,16 @@
 /**
  * A phone of the outage scenario (bench/outage.ts): reconnects like the web app (the backoff of
- * web/common/realtime/timings.ts), answers its question at a planned moment, and remembers what
+ * web/common/realtime/timings.ts), answers its question at a planned moment and, like the web app
+ * (web/player/answer-sender.ts, DESIGN §14), treats its socket as dead when no `answer_accepted`
+ * came within 1.5 s: it reconnects and sends the same pick (same `answerId`) again on the new
+ * socket as soon as it opens, while the question is open. It remembers what
  * it was shown and promised: every countdown tick (when it came), `answer_accepted`, its result,
  * and how long a reconnect took to bring a state. Times are Date.now(): the server runs on the
  * same machine, so its `endsAt` and `serverTime` are on the same clock.
  */
+import { randomUUID } from 'node:crypto';
 import WebSocket from 'ws';
+import { MIN_ACK_TIMEOUT_MS } from '../web/player/answer-sender.js';
 import { CONNECT_TIMEOUT_MS, PERMANENT_CLOSE_CODES, reconnectDelayMs } from '../web/common/realtime/timings.js';
 
 export interface PhoneResult {
@@ -18,6 +23,10 @@ export class OutagePhone {
   private attempt = 0;
   private stopped = false;
   private answerTimer: NodeJS.Timeout | null = null;
+  private ackTimer: NodeJS.Timeout | null = null;
+  private answerId: string | null = null;
+  /** Reconnects to resend an unconfirmed pick: such a phone did not keep its socket. */
+  resends = 0;
   questionId: string | null = null;
   /** When the question started (its endsAt minus its time limit). */
   startedAtMs = Number.NaN;
@@ -29,6 +38,8 @@ export class OutagePhone {
   result: PhoneResult | null = null;
   /** Arrival times of the question's ticks (only those before its deadline). */
   readonly tickTimesMs: number[] = [];
+  /** Their `serverTime`: when the room sent them (the server's own stalls, apart from the way to the phone). */
+  readonly tickServerTimesMs: number[] = [];
   /** Socket closes, by close code (1006: dropped without a close frame). */
   readonly closes = new Map<number, number>();
   /** Set by `drop`: when the socket was dropped, and when the next session_state came. */
@@ -49,7 +60,11 @@ export class OutagePhone {
     if (this.stopped) return;
     const ws = new WebSocket(this.url, { perMessageDeflate: false, handshakeTimeout: CONNECT_TIMEOUT_MS });
     this.ws = ws;
-    ws.on('open', () => (this.attempt = 0));
+    ws.on('open', () => {
+      this.attempt = 0;
+      // A pick not confirmed yet goes out again at once on the new socket.
+      if (this.answerId !== null && this.confirmed === null) this.send();
+    });
     ws.on('message', (data: Buffer) => this.onMessage(data.toString()));
     ws.on('error', () => undefined); // 'close' follows
     ws.on('close', (code) => {
@@ -74,6 +89,7 @@ export class OutagePhone {
   stop(): void {
     this.stopped = true;
     if (this.answerTimer) clearTimeout(this.answerTimer);
+    if (this.ackTimer) clearTimeout(this.ackTimer);
     this.ws?.terminate();
   }
 
@@ -89,9 +105,13 @@ export class OutagePhone {
         this.onState(m);
         return;
       case 'timer_tick':
-        if (m.questionId === this.questionId && m.serverTime < m.endsAt) this.tickTimesMs.push(Date.now());
+        if (m.questionId === this.questionId && m.serverTime < m.endsAt) {
+          this.tickTimesMs.push(Date.now());
+          this.tickServerTimesMs.push(m.serverTime);
+        }
         return;
       case 'answer_accepted':
+        if (this.ackTimer) clearTimeout(this.ackTimer);
         if (this.confirmed === null) this.confirmedAtMs = Date.now();
         this.confirmed = m.selectedIndex;
         return;
@@ -128,6 +148,23 @@ export class OutagePhone {
     this.answerTimer = null;
     if (this.ws?.readyState !== WebSocket.OPEN || !this.questionId || Date.now() >= this.endsAtMs) return;
     this.sentAtMs = Date.now();
-    this.ws.send(JSON.stringify({ type: 'submit_answer', questionId: this.questionId, selectedIndex: this.choice }));
+    this.answerId = randomUUID();
+    this.send();
+  }
+
+  private send(): void {
+    if (this.ws?.readyState !== WebSocket.OPEN || !this.questionId || Date.now() >= this.endsAtMs) return;
+    this.ws.send(JSON.stringify({ type: 'submit_answer', questionId: this.questionId, selectedIndex: this.choice, answerId: this.answerId }));
+    if (this.ackTimer) clearTimeout(this.ackTimer);
+    // No confirmation in time: the socket is presumed dead (DESIGN §14).
+    this.ackTimer = setTimeout(() => {
+      this.ackTimer = null;
+      if (this.confirmed !== null || this.stopped || Date.now() >= this.endsAtMs) return;
+      this.resends++;
+      const ws = this.ws;
+      this.ws = null;
+      ws?.terminate();
+      this.connect();
+    }, MIN_ACK_TIMEOUT_MS);
   }
 }

@@ -47,9 +47,15 @@ export interface OutageResult {
   /** Of those, confirmed before storage was back (SQLite writes into WAL space it already has until the WAL must grow). */
   confirmedDuringCut: number;
   confirmedLost: number;
+  /** Phones that reconnected to resend a pick not confirmed within 1.5 s (as the web app does). */
+  resent: number;
   phonesWithoutResult: number;
   resultsWrong: number;
   countdownFrozenS: number;
+  /** Redis scenarios: phones on the instances other than the game's owner (they hear the owner only through Redis). */
+  countdownFrozenOthersS?: number;
+  /** The same gaps by the ticks' serverTime on the owner's phones: how long the room itself stalled. */
+  roomClockStalledS: number;
   worstPointsLost: number;
   /** Storage back → the last answer held through the cut confirmed (NaN: none was held until then). */
   acceptedAgainMs: number;
@@ -187,6 +193,8 @@ export async function runOutage(scenario: OutageScenario, players: number, outDi
     admin.send({ type: 'admin_next_question' });
     if (!(await until(() => phones.every((p) => p.questionId !== null), 15_000))) throw new Error('the question did not reach every phone');
     const startedAt = phones[0].startedAtMs;
+    const ownerUrl = server.socketUrls.length > 1 ? await ownerOf(server.socketUrls) : undefined;
+    const ownPhones = new Set(phones.filter((_, i) => ownerUrl === undefined || server.socketUrls[i % server.socketUrls.length] === ownerUrl));
     await sleep(Math.max(0, startedAt + CUT_AT_MS - Date.now()));
     await server.cut();
     const cutAt = Date.now();
@@ -203,7 +211,7 @@ export async function runOutage(scenario: OutageScenario, players: number, outDi
     await sleep(1_000); // /readyz after
     polling = false;
     const serverAlive = (await fetch(`${server.baseUrl}/healthz`).catch(() => null))?.ok === true;
-    return summarize(scenario, { phones, dropped, waiting, readyz, cutAt, restoredAt, outageMs, serverAlive });
+    return summarize(scenario, { phones, ownPhones, dropped, waiting, readyz, cutAt, restoredAt, outageMs, serverAlive });
   } finally {
     polling = false;
     for (const phone of phones) phone.stop();
@@ -211,8 +219,29 @@ export async function runOutage(scenario: OutageScenario, players: number, outDi
   }
 }
 
+/** The instance running the game: its /metrics counts the live session (marquee_live_sessions). */
+async function ownerOf(urls: string[]): Promise<string | undefined> {
+  for (const url of urls) {
+    const text = await (await fetch(`${url}/metrics`)).text();
+    if (/^marquee_live_sessions [1-9]/m.test(text)) return url;
+  }
+  return undefined;
+}
+
+/** The longest wait between two ticks (or from the start to the first), beyond the 1 s cadence; by the ticks' serverTime with `atServer`. */
+function longestTickGapMs(phones: OutagePhone[], atServer = false): number {
+  let frozenMs = 0;
+  for (const p of phones) {
+    const times = atServer ? p.tickServerTimesMs : [p.startedAtMs, ...p.tickTimesMs];
+    for (let i = 1; i < times.length; i++) frozenMs = Math.max(frozenMs, times[i] - times[i - 1] - 1_000);
+  }
+  return frozenMs;
+}
+
 interface Run {
   phones: OutagePhone[];
+  /** Phones on the instance running the game (all of them with one server). */
+  ownPhones: Set<OutagePhone>;
   dropped: OutagePhone[];
   waiting: number;
   readyz: { atMs: number; state: string }[];
@@ -227,13 +256,10 @@ function summarize(scenario: OutageScenario, run: Run): OutageResult {
   const confirmedLost = phones.filter(
     (p) => p.lostConfirmed || (p.confirmed !== null && (p.result === null || p.result.isCorrect !== (p.confirmed === CORRECT_INDEX))),
   ).length;
-  // The longest wait between two ticks (or from the start to the first), beyond the 1 s cadence, of phones that kept their socket.
-  let frozenMs = 0;
-  for (const p of phones) {
-    if (dropped.includes(p)) continue;
-    const times = [p.startedAtMs, ...p.tickTimesMs];
-    for (let i = 1; i < times.length; i++) frozenMs = Math.max(frozenMs, times[i] - times[i - 1] - 1_000);
-  }
+  // Of phones that kept their socket (neither dropped nor reconnecting to resend): on the owner's instance, and (Redis scenarios) on the others.
+  const kept = phones.filter((p) => !dropped.includes(p) && p.resends === 0);
+  const frozenMs = longestTickGapMs(kept.filter((p) => run.ownPhones.has(p)));
+  const others = kept.filter((p) => !run.ownPhones.has(p));
   let worstPointsLost = 0;
   for (const p of phones) {
     if (!p.result?.isCorrect || !p.answered) continue;
@@ -254,9 +280,12 @@ function summarize(scenario: OutageScenario, run: Run): OutageResult {
     answeredDuringCut: held.length,
     confirmedDuringCut: held.filter((p) => p.confirmedAtMs < restoredAt).length,
     confirmedLost,
+    resent: phones.filter((p) => p.resends > 0).length,
     phonesWithoutResult: phones.filter((p) => p.answered && p.result === null).length,
     resultsWrong: phones.filter((p) => p.result !== null && p.result.isCorrect !== (p.choice === CORRECT_INDEX)).length,
     countdownFrozenS: Math.round(frozenMs / 100) / 10,
+    roomClockStalledS: Math.round(longestTickGapMs(kept.filter((p) => run.ownPhones.has(p)), true) / 100) / 10,
+    countdownFrozenOthersS: others.length ? Math.round(longestTickGapMs(others) / 100) / 10 : undefined,
     worstPointsLost,
     acceptedAgainMs: heldConfirmedAt.length ? Math.max(...heldConfirmedAt) - restoredAt : Number.NaN,
     reconnectsDuringCut: {
@@ -281,9 +310,14 @@ export function formatOutage(results: OutageResult[]): string {
     ['phones / answered during the cut (of which confirmed before storage was back)', (r) => `${r.phones} / ${r.answeredDuringCut} (${r.confirmedDuringCut})`],
     ['server alive', (r) => (r.serverAlive ? 'yes' : 'NO')],
     ['confirmed answers lost', (r) => String(r.confirmedLost)],
+    ['phones that reconnected to resend a pick unconfirmed after 1.5 s', (r) => String(r.resent)],
     ['phones without a result', (r) => String(r.phonesWithoutResult)],
     ['results wrong', (r) => String(r.resultsWrong)],
-    ['countdown frozen (beyond the 1 s tick)', (r) => `${r.countdownFrozenS.toFixed(1)} s`],
+    [
+      "countdown frozen (beyond the 1 s tick): the owner's phones (the other instances' phones)",
+      (r) => `${r.countdownFrozenS.toFixed(1)} s${r.countdownFrozenOthersS === undefined ? '' : ` (${r.countdownFrozenOthersS.toFixed(1)} s)`}`,
+    ],
+    ["of which the room itself (gaps between the ticks' serverTime)", (r) => `${r.roomClockStalledS.toFixed(1)} s`],
     ['worst points lost to late scoring (of 1,000)', (r) => String(r.worstPointsLost)],
     ['storage back → last held answer accepted', (r) => s(r.acceptedAgainMs)],
     [

@@ -7,7 +7,7 @@
 import type { EventEmitter } from 'node:events';
 import type { Broadcaster, RoomLog } from './broadcaster.js';
 import type { Clock } from './clock.js';
-import { Room, RoomClosedError, SessionNotFoundError } from './room.js';
+import { Room, RoomClosedError, type RoomDeps, SessionNotFoundError } from './room.js';
 import { SharedCommits } from './shared-commits.js';
 import type { RoomSummary } from './live-summary.js';
 import type { RoomStorage } from './storage.js';
@@ -42,6 +42,8 @@ export interface RoomManagerOptions {
    * an instance runs only the sessions whose lease it holds.
    */
   resumeLive?: boolean;
+  /** Multi-instance mode: whether a question's reveal waits for answers held up between instances (Room). */
+  holdReveal?: RoomDeps['holdReveal'];
 }
 
 interface Entry {
@@ -163,6 +165,7 @@ export class RoomManager {
       log,
       commitWindowMs: this.options.commitWindowMs ?? DEFAULT_COMMIT_WINDOW_MS,
       commits: this.commits,
+      holdReveal: this.options.holdReveal,
       onUnused: (unused) => this.dispose(unused),
     });
     const entry: Entry = {

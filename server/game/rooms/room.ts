@@ -56,6 +56,11 @@ export interface RoomDeps {
   commits?: Pick<RoomStorage, 'commit'>;
   /** Called (from the room's queue) when nobody holds a room that is not live any more. */
   onUnused(room: Room): void;
+  /**
+   * Asked at a question's deadline, then every REVEAL_POLL_MS while true: the reveal waits
+   * (multi-instance mode: answers other instances took in time, held up by a Redis outage).
+   */
+  holdReveal?(sessionId: string, endsAtMs: number): boolean;
 }
 
 /** A socket as the room knows it: no transport details. */
@@ -96,7 +101,7 @@ export class Room {
       log: deps.log,
     });
     this.queue = new TaskQueue(sessionId);
-    this.timer = new WakeTimer(deps.clock, () => this.dispatch({ type: 'timer' }));
+    this.timer = new WakeTimer(deps.clock, () => this.dispatch({ type: 'timer' }), () => this.revealHeld());
     this.roster = new RosterRefresh(deps.clock, () => this.writes.refreshSoon(0));
     this.effects = new StepEffects({
       sessionId,
@@ -334,6 +339,13 @@ export class Room {
     // Presence changed without a phase change (a connect, a drop): the stored roster catches up soon.
     if (state.presence !== before.presence && !effects.some((e) => e.kind === 'persist')) this.roster.changed();
     this.syncTimer();
+  }
+
+  /** Past an open question's deadline, while the deps say its reveal waits (DESIGN §16). */
+  private revealHeld(): boolean {
+    const phase = this.state?.phase;
+    if (!this.deps.holdReveal || this.closing || phase?.kind !== 'question' || this.deps.clock.now() < phase.endsAtMs) return false;
+    return this.deps.holdReveal(this.sessionId, phase.endsAtMs);
   }
 
   /** After each step: the timer matches what the state needs. */

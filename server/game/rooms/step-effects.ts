@@ -48,9 +48,13 @@ export class StepEffects {
           if (!held?.includes(effect)) broadcaster.toPlayer(sessionId, effect.playerId, effect.message);
           break;
         case 'reply':
-          // A resend's acceptance is a promise too (DESIGN §8): it waits for the first one's commit.
-          if (effect.message.type === 'answer_accepted' && this.uncommitted.size > 0) await writes.flush();
-          broadcaster.toConnection(sessionId, effect.connectionId, effect.message);
+          // A resend's acceptance is a promise too (DESIGN §8): it waits for the first one's commit,
+          // outside the queue: phones resend after 1.5 s without a confirmation, and while storage is
+          // down (DESIGN §16) awaiting here stopped the room's clock until storage came back.
+          if (effect.message.type === 'answer_accepted' && this.uncommitted.size > 0) {
+            const { connectionId, message } = effect;
+            void writes.flush().then((stored) => stored && broadcaster.toConnection(sessionId, connectionId, message), () => undefined);
+          } else broadcaster.toConnection(sessionId, effect.connectionId, effect.message);
           break;
         case 'saveAnswer': {
           const accepted = acceptanceOf(effects, index);

@@ -4,6 +4,9 @@
  */
 import type { Clock, TimerHandle } from './clock.js';
 
+/** How often a held reveal asks again whether it may go on. */
+const REVEAL_POLL_MS = 100;
+
 export class WakeTimer {
   private timer: TimerHandle | null = null;
   private atMs: number | null = null;
@@ -13,6 +16,8 @@ export class WakeTimer {
   constructor(
     private readonly clock: Clock,
     private readonly onWake: () => void,
+    /** Asked when the wake-up is due: while true, it waits (a reveal held for relayed answers, DESIGN §16). */
+    private readonly held: () => boolean = () => false,
   ) {}
 
   arm(atMs: number | null): void {
@@ -21,11 +26,16 @@ export class WakeTimer {
     this.timer = null;
     this.atMs = atMs;
     if (atMs === null || this.closing) return;
-    this.timer = clock.setTimeout(() => {
+    const fire = () => {
+      if (this.held()) {
+        this.timer = clock.setTimeout(fire, REVEAL_POLL_MS);
+        return;
+      }
       this.timer = null;
       this.atMs = null;
       this.onWake();
-    }, Math.max(0, atMs - clock.now()));
+    };
+    this.timer = clock.setTimeout(fire, Math.max(0, atMs - clock.now()));
   }
 
   /** After each step: the timer matches what the state needs (an early wake-up changes nothing and re-arms). */

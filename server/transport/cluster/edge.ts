@@ -9,6 +9,10 @@
  * broadcasts travel on the same channel in order, so the socket misses no broadcast after it and
  * gets none from before. When a new owner announces itself (failover, Redis back), every socket
  * here is announced to it again and gets a fresh session_state.
+ *
+ * On the owner's own instance a socket talks to the room without Redis (DESIGN §16): its messages
+ * go to the owner directly (`direct`, decided when it connects, kept while that owner runs the
+ * game) and the owner's frames come back through `deliverLocal`, in the room's order.
  */
 import type { Redis } from 'ioredis';
 import type { EngineEvent } from '../../game/engine/index.js';
@@ -32,6 +36,8 @@ interface SessionSockets {
   /** Sockets here, joined or joining, by cluster-wide connection id. */
   members: Map<string, RoomMember>;
   joining: Map<string, Joining>;
+  /** Sockets that joined the owner's room here directly: their messages go on that way. */
+  direct: Set<string>;
   /** Highest owner epoch seen: frames of an older owner are dropped. */
   epoch: number;
   subscribed: Promise<unknown>;
@@ -51,6 +57,10 @@ export interface EdgeDeps {
   countFrame?(kind: RelayFrameKind, used: boolean): void;
   /** Now in Redis's clock (undefined until measured): client messages are stamped with it on arrival. */
   redisNow?(): number | undefined;
+  /** Hands a message to this instance's own room of the session, if it runs it; false: it goes through Redis. */
+  direct?(sessionId: string, entry: InboxEntry): boolean;
+  /** Whether a socket that joined directly still reaches the same room that way. */
+  isDirect?(sessionId: string, connectionId: string): boolean;
 }
 
 /** What a relayed frame was for (the metric's label). */
@@ -99,6 +109,7 @@ export class EdgeRooms implements RoomDirectory {
         ports: 0,
         members: new Map(),
         joining: new Map(),
+        direct: new Set(),
         epoch: 0,
         subscribed: this.deps.subscriber.subscribe(this.deps.keys.outbox(sessionId)),
       };
@@ -129,17 +140,19 @@ export class EdgeRooms implements RoomDirectory {
           };
           group.joining.set(c, { join, done });
           group.members.set(c, { ...member, connectionId: c });
-          this.send(sessionId, { k: 'connect', c, role: member.role, playerId: member.playerId, name: member.name });
+          this.join(sessionId, group, { k: 'connect', c, role: member.role, playerId: member.playerId, name: member.name });
         }),
       dispatch: (event: EngineEvent) => {
-        const relayed = 'connectionId' in event && event.connectionId ? { ...event, connectionId: globalId(event.connectionId) } : event;
-        this.send(sessionId, { k: 'event', event: relayed, t: this.deps.redisNow?.() });
+        const c = 'connectionId' in event && event.connectionId ? globalId(event.connectionId) : undefined;
+        const relayed = c !== undefined ? ({ ...event, connectionId: c } as EngineEvent) : event;
+        this.fromSocket(sessionId, group, c, { k: 'event', event: relayed });
       },
       disconnect: async (connectionId) => {
         const c = globalId(connectionId);
         group.members.delete(c);
         group.joining.get(c)?.done(new Error('closed while joining'));
-        this.send(sessionId, { k: 'disconnect', c });
+        this.fromSocket(sessionId, group, c, { k: 'disconnect', c });
+        group.direct.delete(c);
       },
       release: () => {
         group.ports--;
@@ -150,10 +163,30 @@ export class EdgeRooms implements RoomDirectory {
     };
   }
 
+  /** A socket (re)joins: directly when this instance runs the game, through the inbox otherwise. */
+  private join(sessionId: string, group: SessionSockets, entry: Extract<InboxEntry, { k: 'connect' }>): void {
+    if (this.closing) return;
+    if (this.deps.direct?.(sessionId, entry)) group.direct.add(entry.c);
+    else {
+      group.direct.delete(entry.c);
+      this.send(sessionId, entry);
+    }
+  }
+
+  /** A socket's message goes the way it joined; if its room went away here, through the inbox (the new owner asks it to join again). */
+  private fromSocket(sessionId: string, group: SessionSockets, c: string | undefined, entry: InboxEntry): void {
+    if (this.closing) return;
+    // A message naming no socket (a player's measured delay) follows the sockets here.
+    const direct = c === undefined ? group.direct.size > 0 : group.direct.has(c);
+    if (direct && this.deps.direct?.(sessionId, entry)) return;
+    if (c !== undefined) group.direct.delete(c);
+    this.send(sessionId, entry);
+  }
+
   private send(sessionId: string, entry: InboxEntry): void {
     if (this.closing) return;
     this.deps.redis
-      .xadd(...ClusterOwner.inboxArgs(this.deps.keys, sessionId, entry))
+      .xadd(...ClusterOwner.inboxArgs(this.deps.keys, sessionId, { ...entry, t: this.deps.redisNow?.() }))
       .catch((err) => this.deps.log.warn({ err, sessionId }, 'cluster: relaying a client message failed'));
   }
 
@@ -164,10 +197,17 @@ export class EdgeRooms implements RoomDirectory {
     const decoded = decodeOutbox(raw);
     if (!decoded) return;
     const { header, frame } = decoded;
+    // Written to the sockets here directly by this instance's own room (deliverLocal) already.
+    if ('o' in header && header.o === this.deps.instanceId) return;
     // Frames on this instance's own channel name their session in the header.
     const sessionId = own ? ('s' in header ? header.s : undefined) : channel.slice(prefix.length);
     const used = sessionId !== undefined && this.deliver(sessionId, header, frame);
     this.deps.countFrame?.(FRAME_KINDS[header.k] ?? 'broadcast', used);
+  }
+
+  /** A frame of this instance's own room (relay.ts): no Redis in between. */
+  deliverLocal(sessionId: string, header: OutboxHeader, frame: Buffer): void {
+    this.deliver(sessionId, header, frame);
   }
 
   /** Writes an owner's frame to the sockets here it is for; false when there were none. */
@@ -205,7 +245,9 @@ export class EdgeRooms implements RoomDirectory {
       const group = this.sessions.get(id);
       if (!group) continue;
       for (const m of group.members.values()) {
-        this.send(id, { k: 'connect', c: m.connectionId, role: m.role, playerId: m.playerId, name: m.name });
+        // Joined this instance's own room directly, which still runs: nothing was missed.
+        if (group.direct.has(m.connectionId) && this.deps.isDirect?.(id, m.connectionId)) continue;
+        this.join(id, group, { k: 'connect', c: m.connectionId, role: m.role, playerId: m.playerId, name: m.name });
       }
       this.deps.claim(id);
     }

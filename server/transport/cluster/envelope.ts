@@ -14,12 +14,14 @@ import { z } from 'zod';
 import { CLIENT_ROLES, type ServerMessage } from '../../../protocol/index.js';
 import type { BroadcastTarget, EngineEvent } from '../../game/engine/index.js';
 
+// `o`: the owner's instance, on frames published where it listens too: it wrote them to its own
+// sockets directly already (relay.ts), so it drops them when Redis brings them back.
 export type OutboxHeader =
-  | { e: number; k: BroadcastTarget }
-  | { e: number; k: 'player'; p: string; s?: string }
+  | { e: number; k: BroadcastTarget; o?: string }
+  | { e: number; k: 'player'; p: string; s?: string; o?: string }
   | { e: number; k: 'conn'; c: string; s?: string }
   /** A new owner (or one back after Redis came back): every instance re-announces its sockets. */
-  | { e: number; k: 'owner' };
+  | { e: number; k: 'owner'; o?: string };
 
 const NEWLINE = 0x0a;
 
@@ -49,11 +51,12 @@ const connectEntry = z.object({
   role: z.enum(CLIENT_ROLES),
   playerId: z.string().optional(),
   name: z.string().optional(),
+  t: z.number().finite().optional(),
 });
-const disconnectEntry = z.object({ k: z.literal('disconnect'), c: z.string().min(1) });
+const disconnectEntry = z.object({ k: z.literal('disconnect'), c: z.string().min(1), t: z.number().finite().optional() });
 // Events were validated at the socket that received them; the owner trusts its peers' shape.
-// `t`: when the message reached its instance, in Redis's clock (DESIGN §16: stamped where it
-// arrived, so one held up by a Redis outage is still timed by its arrival).
+// `t` (every entry): when the message reached its instance, in Redis's clock (DESIGN §16: stamped
+// where it arrived, so one held up by a Redis outage is still timed by its arrival).
 const eventEntry = z.object({
   k: z.literal('event'),
   event: z.custom<EngineEvent>((v) => typeof v === 'object' && v !== null && 'type' in v),

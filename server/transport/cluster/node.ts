@@ -94,7 +94,8 @@ export interface ClusterNode {
 function connect(url: string, log: RoomLog, name: string): Redis {
   // Commands wait through a Redis restart instead of failing (the offline queue is kept).
   // Not awaited: an instance starts while Redis is down (readyz says so) and catches up when it is back.
-  const redis = new Redis(url, { maxRetriesPerRequest: null, retryStrategy: (attempt) => Math.min(attempt * 100, 1_000) });
+  // Retried at least every 0.5 s: phones on the other instances are back within 2 s of Redis's return (DESIGN §16).
+  const redis = new Redis(url, { maxRetriesPerRequest: null, retryStrategy: (attempt) => Math.min(attempt * 100, 500) });
   let down = false;
   redis.on('error', (err: Error) => {
     if (!down) log.warn({ err, connection: name }, 'cluster: Redis connection error');
@@ -129,7 +130,14 @@ export async function startClusterNode(options: ClusterOptions, deps: ClusterNod
     redis,
     log: deps.log,
     // Silent unless this instance owns the session with a lease that has not run out.
-    owner: { publishEpoch: (sessionId) => owner.mayPublish(sessionId)?.epoch, instancesOf: (sessionId, playerId) => owner.instancesOf(sessionId, playerId) },
+    owner: {
+      publishEpoch: (sessionId) => owner.mayPublish(sessionId)?.epoch,
+      localEpoch: (sessionId) => owner.localEpoch(sessionId),
+      instancesOf: (sessionId, playerId) => owner.instancesOf(sessionId, playerId),
+    },
+    // This instance's own sockets get the frames without Redis (DESIGN §16).
+    instanceId,
+    local: { deliver: (sessionId, header, frame) => edge.deliverLocal(sessionId, header, frame) },
   });
   const broadcaster = deps.wrapBroadcaster ? deps.wrapBroadcaster(publisher) : publisher;
 
@@ -140,6 +148,8 @@ export async function startClusterNode(options: ClusterOptions, deps: ClusterNod
     log: deps.log,
     commitWindowMs: deps.commitWindowMs,
     resumeLive: false,
+    // The reveal waits for answers other instances took in time but Redis could not carry (relay-hold.ts).
+    holdReveal: (sessionId, endsAtMs) => owner.holdReveal(sessionId, endsAtMs),
   });
   await rooms.start();
 
@@ -156,11 +166,13 @@ export async function startClusterNode(options: ClusterOptions, deps: ClusterNod
     scanMs: options.scanMs ?? DEFAULT_SCAN_MS,
   });
   owner.publisherFor = () => broadcaster;
+  owner.local = { deliver: (sessionId, header, frame) => edge.deliverLocal(sessionId, header, frame) };
   // Client messages are stamped in Redis's clock where they arrive (DESIGN §16).
   const redisClock = new RedisClock(redis, deps.clock);
   const edge: EdgeRooms = new EdgeRooms({
     instanceId, keys, redis, subscriber, hub: deps.hub, store: deps.store, log: deps.log,
     claim: (id) => owner.claim(id), countFrame: deps.countRelayFrame, redisNow: () => redisClock.now(),
+    direct: (id, entry) => owner.direct(id, entry), isDirect: (id, c) => owner.isDirect(id, c),
   });
   // Redis back after an outage: owners renew their own leases before anyone takes a session.
   let commandsWereDown = false;

@@ -5,12 +5,14 @@
  * as the clock moves, the deadline holds), answers are taken and stamped on arrival but
  * `answer_accepted` waits for the commit, /readyz is 503 naming the cause, and a phone that
  * reconnects gets its state from the running room. Once storage is back every held answer is
- * confirmed and scored by its arrival, and /readyz is ready again.
+ * confirmed and scored by its arrival, and /readyz is ready again. The log names the real cause
+ * ("disk full", "connection refused"), never a failed rollback in its place.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FakeClock } from '../../game/rooms/fake-clock.js';
+import { LogCapture } from '../../testing/log-capture.js';
 import type { TestApi } from '../../testing/api.js';
 import { CuttableProxy } from '../../testing/cuttable-proxy.js';
 import { createTestDatabase, TEST_DATABASE_URL, type TestDatabase } from '../../testing/databases.js';
@@ -29,6 +31,8 @@ interface Fault {
   causes: string[];
   /** Reads fail too (PostgreSQL away; a full disk still reads). */
   readsFail: boolean;
+  /** The driver's own error, as the log must carry it. */
+  logged: RegExp;
 }
 
 async function readyz(server: TestServer): Promise<{ status: number; body: any }> {
@@ -63,12 +67,13 @@ function runOutage(name: string, setup: () => Promise<{ database: TestDatabase; 
     let game: Game;
     let fault: Fault;
     let cleanup: () => Promise<void>;
+    const log = new LogCapture();
 
     beforeAll(async () => {
       const made = await setup();
       fault = made.fault;
       cleanup = made.cleanup;
-      ({ server, api } = await startGameServer(made.database.dialect, clock, { database: made.database }));
+      ({ server, api } = await startGameServer(made.database.dialect, clock, { database: made.database, logger: { level: 'info', stream: log } }));
       game = await createGame(server, api, { items: [{ question: { text: 'Who directed Jaws?', correctIndex: 1, timeLimitSeconds: TIME_LIMIT_S } }], players: 4 });
     });
     afterAll(async () => {
@@ -104,7 +109,8 @@ function runOutage(name: string, setup: () => Promise<{ database: TestDatabase; 
       for (const held of heldAccepted) void held.then(() => (confirmedEarly = true), () => undefined);
       const p1Accepted = p[1].next('answer_accepted');
       void p1Accepted.then(() => (confirmedEarly = true), () => undefined);
-      answer(1, 1);
+      const pick = { type: 'submit_answer', questionId: q.id, selectedIndex: 1, answerId: 'p1-pick' };
+      p[1].send(pick);
       await server.server.realtime.rooms.whenIdle();
       const unready = await readyzUntil(server, (r) => r.status === 503);
       expect(unready.body).toMatchObject({ status: 'unready' });
@@ -114,6 +120,12 @@ function runOutage(name: string, setup: () => Promise<{ database: TestDatabase; 
       if (fault.readsFail) expect(listed).toMatchObject({ status: 503, body: { message: expect.stringContaining('database is unavailable') } });
       else expect(listed.status).toBe(200);
 
+      // A phone resending its pick (no confirmation within 1.5 s, DESIGN §14) is confirmed only
+      // after the commit too, and its resend does not stop the room's clock meanwhile.
+      const pong = p[1].next('pong');
+      p[1].send(pick);
+      p[1].send({ type: 'ping', id: 1 });
+      await pong; // the resend reached the room before this (one socket, in order)
       // The room keeps time: a tick a second reaches the screen while storage is down.
       const from = d.messages.length;
       await clock.advance(2_000);
@@ -145,6 +157,17 @@ function runOutage(name: string, setup: () => Promise<{ database: TestDatabase; 
       const ready = await readyzUntil(server, (r) => r.status === 200);
       expect(ready.body.checks.database).toBe('ok');
 
+      // The log said what went wrong, in words and with the driver's error, and that it passed.
+      const failed = log.lines.filter((l) => / failed \(.*\), retrying$/.test(l.msg ?? ''));
+      expect(failed.length).toBeGreaterThan(0);
+      for (const line of failed) {
+        expect(fault.causes).toContain(line.cause);
+        expect(line.msg).toContain(`failed (${line.cause})`);
+      }
+      expect(failed.some((l) => fault.logged.test(l.err?.message ?? ''))).toBe(true);
+      expect(log.lines.some((l) => / stored after retrying$/.test(l.msg ?? ''))).toBe(true);
+      expect(log.text).not.toMatch(/cannot rollback|no transaction is active/);
+
       // The deadline held: the question ends at t0 + limit, results scored by each answer's arrival.
       const results = p.map((s) => s.next('answer_result'));
       const ended = d.next('question_end');
@@ -165,7 +188,7 @@ runOutage('PostgreSQL cut mid-question', async () => {
   const proxy = await CuttableProxy.start(TEST_DATABASE_URL);
   return {
     database: { ...database, databaseUrl: proxy.url(TEST_DATABASE_URL) },
-    fault: { break: () => proxy.cut(), mend: () => proxy.restore(), causes: ['connection refused', 'connection lost'], readsFail: true },
+    fault: { break: () => proxy.cut(), mend: () => proxy.restore(), causes: ['connection refused', 'connection lost'], readsFail: true, logged: /ECONNREFUSED|Connection terminated/ },
     cleanup: async () => {
       await proxy.close();
       await database.drop();
@@ -186,7 +209,7 @@ runOutage(
     const database = await createTestDatabase('sqlite');
     return {
       database: { ...database, dataDir: disk!.dir },
-      fault: { break: async () => disk!.fill(), mend: async () => disk!.free(), causes: ['disk full'], readsFail: false },
+      fault: { break: async () => disk!.fill(), mend: async () => disk!.free(), causes: ['disk full'], readsFail: false, logged: /database or disk is full/ },
       cleanup: async () => {
         disk!.unmount();
         await database.drop();

@@ -3,23 +3,12 @@
  * per request with its id, and never a password, admin token, player token or signature, even at
  * the most verbose level.
  */
-import { Writable } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
 import { REDACTED, redactUrl } from '../../../ops/logging.js';
 import { TestApi } from '../../../testing/api.js';
+import { LogCapture } from '../../../testing/log-capture.js';
 import { startTestServer, TEST_ADMIN, type TestServer } from '../../../testing/server.js';
 import { TestSocket } from '../../ws/testing/client.js';
-
-class LogCapture extends Writable {
-  text = '';
-  override _write(chunk: Buffer, _encoding: string, done: () => void): void {
-    this.text += chunk.toString();
-    done();
-  }
-  get lines(): Record<string, any>[] {
-    return this.text.split('\n').filter(Boolean).map((line) => JSON.parse(line));
-  }
-}
 
 describe('redactUrl', () => {
   it('replaces the values of credential parameters and keeps the rest', () => {

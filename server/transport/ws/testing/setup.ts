@@ -6,6 +6,7 @@ import { FakeClock } from '../../../game/rooms/fake-clock.js';
 import { TestApi } from '../../../testing/api.js';
 import type { TestDatabase, TestDialect } from '../../../testing/databases.js';
 import { startTestServer, type TestServer } from '../../../testing/server.js';
+import type { StartOptions } from '../../../server.js';
 import { TestSocket } from './client.js';
 
 export type ItemSpec =
@@ -32,9 +33,13 @@ export interface Game {
 export async function startGameServer(
   dialect: TestDialect,
   clock: FakeClock,
-  options: { database?: TestDatabase; heartbeat?: { pingIntervalMs?: number; bufferCheckIntervalMs?: number; maxBufferedBytes?: number } } = {},
+  options: {
+    database?: TestDatabase;
+    heartbeat?: { pingIntervalMs?: number; bufferCheckIntervalMs?: number; maxBufferedBytes?: number };
+    logger?: StartOptions['logger'];
+  } = {},
 ): Promise<{ server: TestServer; api: TestApi }> {
-  const server = await startTestServer({ dialect, database: options.database, realtime: { clock, heartbeat: options.heartbeat } });
+  const server = await startTestServer({ dialect, database: options.database, logger: options.logger, realtime: { clock, heartbeat: options.heartbeat } });
   clock.settle = () => server.server.realtime.rooms.whenIdle();
   const api = new TestApi(server);
   await api.login();
