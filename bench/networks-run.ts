@@ -10,13 +10,18 @@ import WebSocket from 'ws';
 import { parse } from 'csv-parse/sync';
 import { registerPlayers } from './api.js';
 import { descriptorsFor } from './open-files.js';
-import { BenchPhone, PROFILES, QUESTION_SECONDS, type ClientKind, type ProfileFigures, profileFigures, sleep } from './networks.js';
+import { BenchPhone, PROFILES, type PhoneLink, QUESTION_SECONDS, type ClientKind, type ProfileFigures, profileFigures, sleep } from './networks.js';
 import { ShapedLink } from './shaper.js';
+import { PacketShaper } from './netns.js';
 import { distribution, type Distribution } from './stats.js';
 import { ADMIN_PASSWORD, startTarget } from './targets.js';
 
+/** `netns`: the namespace's packet shaper (netns.ts, the default); `proxy`: the userspace TCP proxy fallback. */
+export type ShaperKind = 'netns' | 'proxy';
+
 export interface NetworksResult {
   client: ClientKind;
+  shaper: ShaperKind;
   phones: number;
   questions: number;
   profiles: ProfileFigures[];
@@ -35,9 +40,11 @@ async function post<T>(baseUrl: string, route: string, body: unknown, token?: st
   return (text ? JSON.parse(text) : {}) as T;
 }
 
-export async function runNetworks(client: ClientKind, phones: number, questions: number, outDir: string, log: (line: string) => void): Promise<NetworksResult> {
+export async function runNetworks(client: ClientKind, shaper: ShaperKind, phones: number, questions: number, outDir: string, log: (line: string) => void): Promise<NetworksResult> {
+  // First the namespace's shaper: it brings `lo` up.
+  const packets = shaper === 'netns' ? await PacketShaper.start(PROFILES, { stderr: (text) => process.stderr.write(text) }) : null;
   const server = await startTarget('marquee', { logDir: outDir, label: `networks-${client}`, openFiles: descriptorsFor(phones * 2 + 8), env: { REGISTRATION_LIMIT: 'off' } });
-  const links: ShapedLink[] = [];
+  const links: PhoneLink[] = [];
   const crowd: BenchPhone[] = [];
   let display: WebSocket | null = null;
   try {
@@ -59,11 +66,18 @@ export async function runNetworks(client: ClientKind, phones: number, questions:
     const registered = await registerPlayers(baseUrl, [session.id], phones, 16, runTag);
     const port = server.port;
     for (const [i, player] of registered.entries()) {
-      const link = new ShapedLink(port, PROFILES[i % PROFILES.length]);
-      const linkPort = await link.listen();
-      links.push(link);
+      const profile = PROFILES[i % PROFILES.length];
       const query = new URLSearchParams({ type: 'player', sessionId: session.id, playerId: player.id, playerToken: player.playerToken });
-      crowd.push(new BenchPhone(`ws://127.0.0.1:${linkPort}/ws?${query}`, link, client));
+      if (packets) {
+        const link = packets.link(profile);
+        links.push(link);
+        crowd.push(new BenchPhone(`ws://127.0.0.1:${port}/ws?${query}`, link, client));
+      } else {
+        const link = new ShapedLink(port, profile);
+        const linkPort = await link.listen();
+        links.push(link);
+        crowd.push(new BenchPhone(`ws://127.0.0.1:${linkPort}/ws?${query}`, link, client));
+      }
     }
     for (const phone of crowd) phone.connect();
     await sleep(3_000); // the slow profiles' handshakes
@@ -93,7 +107,7 @@ export async function runNetworks(client: ClientKind, phones: number, questions:
     });
     await new Promise((resolve) => display!.once('open', resolve));
     await post(baseUrl, `/api/admin/sessions/${session.id}/start`, undefined, token);
-    log(`  ${client} client: ${phones} phones, ${questions} questions of ${QUESTION_SECONDS} s`);
+    log(`  ${client} client, ${shaper} shaper: ${phones} phones, ${questions} questions of ${QUESTION_SECONDS} s`);
     const deadline = Date.now() + questions * 25_000 + 30_000;
     while (questionEnds.size < questions && Date.now() < deadline) await sleep(250);
     await sleep(8_000); // results still on their way to the slow phones
@@ -110,12 +124,13 @@ export async function runNetworks(client: ClientKind, phones: number, questions:
     }
     const wasCutOff = (phone: BenchPhone, questionId: string) => cutOffAtEnd.has(`${crowd.indexOf(phone)}#${questionId}`);
     const profiles = PROFILES.map((profile) => profileFigures(profile, crowd.filter((p) => p.profile === profile), questionEnds, wasCutOff));
-    return { client, phones, questions, profiles, revealPastDeadlineMs: distribution(revealPast) };
+    return { client, shaper, phones, questions, profiles, revealPastDeadlineMs: distribution(revealPast) };
   } finally {
     display?.terminate();
     for (const phone of crowd) phone.stop();
     await Promise.all(links.map((link) => link.close()));
     await server.stop();
+    if (packets) log(`  shaper: ${JSON.stringify(await packets.stop())} packets passed/dropped`);
   }
 }
 

@@ -13,7 +13,7 @@ import WebSocket from 'ws';
 import type { ServerMessage } from '../protocol/index.js';
 import { AnswerSender } from '../web/player/answer-sender.js';
 import { pointsForCorrectAnswer } from '../server/engine/scoring.js';
-import { PROFILES, ShapedLink, type NetworkProfile } from './shaper.js';
+import { PROFILES, type NetworkProfile } from './shaper.js';
 import { distribution, round, type Distribution } from './stats.js';
 import { sleep } from './wait.js';
 
@@ -37,6 +37,16 @@ interface Asking {
   accepted: boolean;
 }
 
+/** A phone's shaped link: the namespace's (netns.ts, the default) or the TCP proxy fallback (shaped-link.ts). */
+export interface PhoneLink {
+  readonly profile: NetworkProfile;
+  /** The source address the phone's sockets bind to (the namespace's per-phone address). */
+  readonly localAddress?: string;
+  readonly cutOffNow: boolean;
+  cutOff(ms: number): void;
+  close(): Promise<void>;
+}
+
 /** One phone: a socket through its own shaped link, reopened as its client would. */
 export class BenchPhone {
   socket: WebSocket | null = null;
@@ -54,7 +64,7 @@ export class BenchPhone {
 
   constructor(
     private readonly url: string,
-    readonly link: ShapedLink,
+    readonly link: PhoneLink,
     private readonly kind: ClientKind,
   ) {
     if (kind === 'new') {
@@ -87,7 +97,7 @@ export class BenchPhone {
       old.close();
       this.retired.push(old);
     }
-    const socket = new WebSocket(this.url);
+    const socket = new WebSocket(this.url, { localAddress: this.link.localAddress });
     this.socket = socket;
     socket.on('error', () => undefined);
     socket.on('open', () => this.sender?.socketOpened());
