@@ -94,7 +94,12 @@ export async function runNetworks(client: ClientKind, shaper: ShaperKind, phones
         deadlines.set(message.question.id, message.endsAt);
         for (const phone of crowd) {
           const lossMs = phone.profile.signalLossMs;
-          if (lossMs > 0) setTimeout(() => phone.link.cutOff(lossMs), Math.random() * QUESTION_SECONDS * 1000);
+          if (lossMs > 0) {
+            setTimeout(() => {
+              phone.note(`cut ${lossMs}`);
+              phone.link.cutOff(lossMs);
+            }, Math.random() * QUESTION_SECONDS * 1000);
+          }
         }
       }
       if (message.type === 'question_end' && !questionEnds.has(message.questionId)) {

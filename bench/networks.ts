@@ -61,6 +61,8 @@ export class BenchPhone {
    * after question_end: the figures count those the server did not store (profileFigures).
    */
   readonly acceptedAfterEnd = new Set<string>();
+  /** What happened on this phone and when (NETWORKS_TRACE=1 prints it for taps short of their points). */
+  readonly events: Array<{ atMs: number; what: string }> = [];
 
   constructor(
     private readonly url: string,
@@ -76,9 +78,13 @@ export class BenchPhone {
         setTimer: (callback, ms) => setTimeout(callback, ms),
         clearTimer: (handle) => clearTimeout(handle as NodeJS.Timeout),
         newId: () => `${url.slice(-12)}-${++ids}`,
-        onStatus: () => undefined,
+        onStatus: (status) => this.note(status),
       });
     }
+  }
+
+  note(what: string): void {
+    this.events.push({ atMs: Date.now(), what });
   }
 
   get profile(): NetworkProfile {
@@ -99,10 +105,15 @@ export class BenchPhone {
     }
     const socket = new WebSocket(this.url, { localAddress: this.link.localAddress });
     this.socket = socket;
+    this.note('connect');
     socket.on('error', () => undefined);
-    socket.on('open', () => this.sender?.socketOpened());
+    socket.on('open', () => {
+      this.note('open');
+      this.sender?.socketOpened();
+    });
     socket.on('close', () => {
       if (this.socket !== socket) return;
+      this.note('close');
       this.sender?.socketClosed();
       this.reconnectTimer = setTimeout(() => this.connect(), 500);
     });
@@ -118,6 +129,7 @@ export class BenchPhone {
 
   private send(message: unknown): boolean {
     if (this.socket?.readyState !== WebSocket.OPEN) return false;
+    this.note(`send ${(message as { type: string }).type}`);
     this.socket.send(JSON.stringify(message));
     return true;
   }
@@ -142,17 +154,20 @@ export class BenchPhone {
     if (message.type === 'answer_accepted') {
       const asking = this.askings.get(message.questionId);
       if (asking) asking.accepted = true;
+      this.note('answer_accepted');
     }
     this.sender?.onMessage(message);
   }
 
   private show(questionId: string, nowMs: number, endsAt: number): void {
     const reactionMs = Math.round(1_000 + Math.random() * 6_000);
+    this.note('shown');
     const asking: Asking = { questionId, shownAtMs: nowMs, endsAt, tappedAtMs: null, inTime: nowMs + reactionMs < endsAt, reactionMs, points: null, accepted: false };
     this.askings.set(questionId, asking);
     if (!asking.inTime) return; // the countdown ran out first: no tap
     setTimeout(() => {
       asking.tappedAtMs = Date.now();
+      this.note('tap');
       // The true reaction: the timer may fire late on a busy bench process, and the phone measures the real tap.
       asking.reactionMs = asking.tappedAtMs - asking.shownAtMs;
       if (this.sender) this.sender.pick(questionId, CORRECT);
@@ -189,6 +204,14 @@ export interface ProfileFigures {
   acceptedAfterEnd: number;
 }
 
+/** One tap's story, times from the question's start on the server (endsAt − limit). */
+function printTrace(phone: BenchPhone, asking: Asking, endedAt: number, points: number | null): void {
+  const startMs = asking.endsAt - QUESTION_SECONDS * 1000;
+  const perfect = pointsForCorrectAnswer(POINTS, QUESTION_SECONDS, asking.reactionMs);
+  const events = phone.events.filter((e) => e.atMs >= startMs - 500 && e.atMs <= endedAt + 3_000).map((e) => `${e.atMs - startMs} ${e.what}`);
+  console.error(`${phone.profile.name} ${phone.link.localAddress ?? ''} reaction ${asking.reactionMs} points ${points}/${perfect} end +${endedAt - startMs}: ${events.join(', ')}`);
+}
+
 /** Figures of one profile's phones over every question. */
 export function profileFigures(
   profile: NetworkProfile,
@@ -211,6 +234,9 @@ export function profileFigures(
       if (asking.tappedAtMs === null) continue;
       taps++;
       const points = asking.counted?.points ?? null;
+      if (process.env.NETWORKS_TRACE && (points === null || points < pointsForCorrectAnswer(POINTS, QUESTION_SECONDS, asking.reactionMs) * 0.99)) {
+        printTrace(phone, asking, endedAt, points);
+      }
       if (points === null) {
         lost++;
         if (cutOffAtEnd(phone, asking.questionId)) lostCutOff++;
