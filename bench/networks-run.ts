@@ -70,6 +70,7 @@ export async function runNetworks(client: ClientKind, shaper: ShaperKind, phones
       const query = new URLSearchParams({ type: 'player', sessionId: session.id, playerId: player.id, playerToken: player.playerToken });
       if (packets) {
         const link = packets.link(profile);
+        if (process.env.NETWORKS_TRACE === 'packets' && profile.signalLossMs > 0) link.trace();
         links.push(link);
         crowd.push(new BenchPhone(`ws://127.0.0.1:${port}/ws?${query}`, link, client));
       } else {

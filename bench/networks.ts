@@ -12,6 +12,7 @@ import { performance } from 'node:perf_hooks';
 import WebSocket from 'ws';
 import type { ServerMessage } from '../protocol/index.js';
 import { AnswerSender } from '../web/player/answer-sender.js';
+import { RETIRED_SOCKET_MS } from '../web/common/realtime/timings.js';
 import { pointsForCorrectAnswer } from '../server/engine/scoring.js';
 import { PROFILES, type NetworkProfile } from './shaper.js';
 import { distribution, round, type Distribution } from './stats.js';
@@ -96,11 +97,12 @@ export class BenchPhone {
     if (this.reconnectTimer) clearTimeout(this.reconnectTimer);
     const old = this.socket;
     if (old) {
-      // Still read what the old socket delivers (a result sent to it during a loss of signal), as the
-      // server counted it; it is no longer the phone's socket for sending.
+      // Left open, as the phone's socket hook leaves a silent one (useSessionSocket.ts): what it
+      // already carries (the pick) still goes through once the signal is back, and what it
+      // delivers (the acceptance) still counts; it is no longer the phone's socket for sending.
       old.removeAllListeners('open');
       old.removeAllListeners('close');
-      old.close();
+      setTimeout(() => old.close(), RETIRED_SOCKET_MS).unref();
       this.retired.push(old);
     }
     const socket = new WebSocket(this.url, { localAddress: this.link.localAddress });

@@ -53,7 +53,9 @@ def describe(packet):
     header = (packet[0] & 0x0F) * 4
     flags = packet[header + 13] if len(packet) > header + 13 else 0
     names = ''.join(n for bit, n in ((2, 'S'), (16, '.'), (1, 'F'), (4, 'R'), (8, 'P')) if flags & bit)
-    return f'{socket.inet_ntoa(packet[12:16])}>{socket.inet_ntoa(packet[16:20])} {names} len {len(packet)}'
+    ports = struct.unpack('!HH', packet[header:header + 4]) if len(packet) >= header + 4 else (0, 0)
+    seq = struct.unpack('!I', packet[header + 4:header + 8])[0] if len(packet) >= header + 8 else 0
+    return f'{socket.inet_ntoa(packet[12:16])}:{ports[0]}>{socket.inet_ntoa(packet[16:20])}:{ports[1]} {names} seq {seq} len {len(packet)}'
 
 
 def main():
@@ -107,7 +109,7 @@ def main():
             profile = profiles[index]
             lost = now < cut_until.get(phone, 0) or rng.random() < profile['loss']
             if phone in traced:
-                print(f'{now:.3f} {"drop" if lost else "pass"} {describe(packet)}', file=sys.stderr, flush=True)
+                print(f'{time.time() * 1000:.0f} {"drop" if lost else "pass"} {describe(packet)}', file=sys.stderr, flush=True)
             if lost:
                 dropped += 1
                 continue
