@@ -104,7 +104,7 @@ export class NamespaceLink {
 
 /** The shaper of the namespace this process runs in: `lo`, sysctls, tc and the TUN reader. */
 export class PacketShaper {
-  private readonly counts = new Map<number, number>();
+  private readonly phonesPerProfile = new Map<number, number>();
 
   private constructor(
     private readonly child: ChildProcess,
@@ -125,6 +125,8 @@ export class PacketShaper {
       child.once('exit', (code) => reject(new Error(`tun-shaper.py exited (${code}) before its device was ready`)));
       lines.once('line', (line) => (line === 'ready' ? resolve() : reject(new Error(`tun-shaper.py: ${line}`))));
     });
+    // No IPv6 on the device: its own link-local chatter would reach the reader.
+    fs.writeFileSync(`/proc/sys/net/ipv6/conf/${DEVICE}/disable_ipv6`, '1');
     run('ip', ['link', 'set', DEVICE, 'up']);
     for (const device of ['all', DEVICE]) {
       for (const [key, value] of [['route_localnet', '1'], ['accept_local', '1'], ['rp_filter', '0']]) {
@@ -142,8 +144,8 @@ export class PacketShaper {
   link(profile: NetworkProfile): NamespaceLink {
     const index = this.profiles.indexOf(profile);
     if (index < 0) throw new Error(`unknown profile ${profile.name}`);
-    const n = (this.counts.get(index) ?? 0) + 1;
-    this.counts.set(index, n);
+    const n = (this.phonesPerProfile.get(index) ?? 0) + 1;
+    this.phonesPerProfile.set(index, n);
     if (n > 250 * 250) throw new Error('too many phones on one profile');
     return new NamespaceLink(this, profile, `127.${10 + index}.${Math.floor(n / 250)}.${(n % 250) + 1}`);
   }
@@ -152,15 +154,32 @@ export class PacketShaper {
     this.child.stdin!.write(`${line}\n`);
   }
 
+  /** The packets the reader passed and dropped so far. */
+  counts(): Promise<{ passed: number; dropped: number }> {
+    const stats = this.nextStats();
+    this.command('stats');
+    return stats;
+  }
+
   /** Stops the reader (its device goes with it); resolves to the packets it passed and dropped. */
   async stop(): Promise<{ passed: number; dropped: number }> {
-    const stats = new Promise<string>((resolve) => {
-      this.lines.on('line', (line) => line.startsWith('stats ') && resolve(line));
-      this.child.once('exit', () => resolve('stats 0 0'));
-    });
+    const stats = this.nextStats();
     this.child.stdin!.end();
-    const [, passed, dropped] = (await stats).split(' ').map(Number);
+    const counts = await stats;
     run('tc', ['qdisc', 'del', 'dev', 'lo', 'root']);
-    return { passed, dropped };
+    return counts;
+  }
+
+  private nextStats(): Promise<{ passed: number; dropped: number }> {
+    return new Promise((resolve) => {
+      const onLine = (line: string) => {
+        if (!line.startsWith('stats ')) return;
+        this.lines.off('line', onLine);
+        const [, passed, dropped] = line.split(' ').map(Number);
+        resolve({ passed, dropped });
+      };
+      this.lines.on('line', onLine);
+      this.child.once('exit', () => resolve({ passed: 0, dropped: 0 }));
+    });
   }
 }

@@ -10,8 +10,8 @@ loss and resends by itself. Packets of one phone and direction keep their order 
 
 PROFILES_JSON: [{"oneWayMs": 60, "jitterMs": 20, "loss": 0.005}, ...], index = profile.
 stdin, one command a line: `cut ADDRESS MS` (drop everything of that phone for MS ms),
-`trace ADDRESS` (log that phone's packets on stderr). Prints `ready` once the device exists and
-`stats SENT DROPPED` on stdin's end, then exits. Python 3 standard library only (Linux).
+`trace ADDRESS` (log that phone's packets on stderr), `stats` (prints `stats PASSED DROPPED`).
+Prints `ready` once the device exists, and the stats again on stdin's end, then exits. Python 3 standard library only (Linux).
 """
 
 import fcntl
@@ -91,6 +91,8 @@ def main():
                 words = line.decode().split()
                 if len(words) == 3 and words[0] == 'cut':
                     cut_until[socket.inet_aton(words[1])] = time.monotonic() + int(words[2]) / 1000
+                elif words == ['stats']:
+                    print(f'stats {sent} {dropped}', flush=True)
                 elif len(words) == 2 and words[0] == 'trace':
                     traced.add(socket.inet_aton(words[1]))
         if fd not in readable:
