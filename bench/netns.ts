@@ -88,6 +88,11 @@ export class NamespaceLink {
     return Date.now() < this.cutOffUntilMs;
   }
 
+  /** When the last loss of signal ended (or ends); 0 without one. */
+  get cutOffEndsAtMs(): number {
+    return this.cutOffUntilMs;
+  }
+
   /** A loss of signal: every packet of this phone, both ways, is dropped for `ms`. */
   cutOff(ms: number): void {
     this.cutOffUntilMs = Date.now() + ms;

@@ -87,6 +87,7 @@ export async function runNetworks(client: ClientKind, shaper: ShaperKind, phones
     const questionEnds = new Map<string, number>();
     const revealPast: number[] = [];
     const cutOffAtEnd = new Set<string>(); // `${phone index}#${questionId}`
+    const unreachableAtEnd = new Set<string>(); // signal back less than one longest one-way delay before the close
     const deadlines = new Map<string, number>();
     display = new WebSocket(`ws://127.0.0.1:${port}/ws?${new URLSearchParams({ type: 'display', sessionId: session.id })}`);
     display.on('message', (data) => {
@@ -108,7 +109,11 @@ export async function runNetworks(client: ClientKind, shaper: ShaperKind, phones
         questionEnds.set(message.questionId, now);
         // An early end (everyone answered) counts as 0 past the deadline.
         revealPast.push(Math.max(0, now - (deadlines.get(message.questionId) ?? now)));
-        for (const [i, phone] of crowd.entries()) if (phone.link.cutOffNow) cutOffAtEnd.add(`${i}#${message.questionId}`);
+        for (const [i, phone] of crowd.entries()) {
+          if (phone.link.cutOffNow) cutOffAtEnd.add(`${i}#${message.questionId}`);
+          const { oneWayMs, jitterMs } = phone.profile;
+          if (phone.link.cutOffEndsAtMs > now - oneWayMs - jitterMs) unreachableAtEnd.add(`${i}#${message.questionId}`);
+        }
       }
     });
     await new Promise((resolve) => display!.once('open', resolve));
@@ -129,7 +134,8 @@ export async function runNetworks(client: ClientKind, shaper: ShaperKind, phones
       if (asking) asking.counted = { points: Number(points) };
     }
     const wasCutOff = (phone: BenchPhone, questionId: string) => cutOffAtEnd.has(`${crowd.indexOf(phone)}#${questionId}`);
-    const profiles = PROFILES.map((profile) => profileFigures(profile, crowd.filter((p) => p.profile === profile), questionEnds, wasCutOff));
+    const wasUnreachable = (phone: BenchPhone, questionId: string) => unreachableAtEnd.has(`${crowd.indexOf(phone)}#${questionId}`);
+    const profiles = PROFILES.map((profile) => profileFigures(profile, crowd.filter((p) => p.profile === profile), questionEnds, wasCutOff, wasUnreachable));
     return { client, shaper, phones, questions, profiles, revealPastDeadlineMs: distribution(revealPast) };
   } finally {
     display?.terminate();
@@ -141,11 +147,11 @@ export async function runNetworks(client: ClientKind, shaper: ShaperKind, phones
 }
 
 export function formatNetworks(results: NetworksResult[]): string {
-  const lines = ['client  profile    seen p50/p99 ms   taps  lost (cut off)  deficit mean/max %  accepted after end'];
+  const lines = ['client  profile    seen p50/p99 ms   taps  lost (cut off/unreachable)  deficit mean/max %  accepted after end'];
   for (const result of results) {
     for (const p of result.profiles) {
       lines.push(
-        `${result.client.padEnd(7)} ${p.profile.padEnd(10)} ${`${p.questionSeenMs.p50}/${p.questionSeenMs.p99}`.padEnd(17)} ${String(p.taps).padEnd(5)} ${`${p.tapsLost} (${p.tapsLostCutOff})`.padEnd(15)} ${`${p.deficitMeanPct}/${p.deficitMaxPct}`.padEnd(19)} ${p.acceptedAfterEnd}`,
+        `${result.client.padEnd(7)} ${p.profile.padEnd(10)} ${`${p.questionSeenMs.p50}/${p.questionSeenMs.p99}`.padEnd(17)} ${String(p.taps).padEnd(5)} ${`${p.tapsLost} (${p.tapsLostCutOff}/${p.tapsLostUnreachable})`.padEnd(27)} ${`${p.deficitMeanPct}/${p.deficitMaxPct}`.padEnd(19)} ${p.acceptedAfterEnd}`,
       );
     }
     const r = result.revealPastDeadlineMs;

@@ -44,6 +44,7 @@ export interface PhoneLink {
   /** The source address the phone's sockets bind to (the namespace's per-phone address). */
   readonly localAddress?: string;
   readonly cutOffNow: boolean;
+  readonly cutOffEndsAtMs: number;
   cutOff(ms: number): void;
   close(): Promise<void>;
 }
@@ -201,6 +202,11 @@ export interface ProfileFigures {
   tapsLost: number;
   /** Lost taps whose phone was still cut off when the question closed. */
   tapsLostCutOff: number;
+  /**
+   * Lost taps whose phone got its signal back too late for anything to reach the server before
+   * the close (less than its profile's longest one-way delay before it), the cut-off ones included.
+   */
+  tapsLostUnreachable: number;
   deficitMeanPct: number;
   deficitMaxPct: number;
   acceptedAfterEnd: number;
@@ -220,12 +226,14 @@ export function profileFigures(
   phones: BenchPhone[],
   questionEnds: Map<string, number>,
   cutOffAtEnd: (phone: BenchPhone, questionId: string) => boolean,
+  unreachableAtEnd: (phone: BenchPhone, questionId: string) => boolean,
 ): ProfileFigures {
   const seen: number[] = [];
   const deficits: number[] = [];
   let taps = 0;
   let lost = 0;
   let lostCutOff = 0;
+  let lostUnreachable = 0;
   let acceptedAfterEnd = 0;
   for (const phone of phones) {
     for (const asking of phone.askings.values()) {
@@ -242,6 +250,7 @@ export function profileFigures(
       if (points === null) {
         lost++;
         if (cutOffAtEnd(phone, asking.questionId)) lostCutOff++;
+        if (unreachableAtEnd(phone, asking.questionId)) lostUnreachable++;
         continue;
       }
       const perfect = pointsForCorrectAnswer(POINTS, QUESTION_SECONDS, asking.reactionMs);
@@ -255,6 +264,7 @@ export function profileFigures(
     taps,
     tapsLost: lost,
     tapsLostCutOff: lostCutOff,
+    tapsLostUnreachable: lostUnreachable,
     deficitMeanPct: round(deficits.reduce((a, b) => a + b, 0) / Math.max(1, deficits.length), 2),
     deficitMaxPct: round(deficits.reduce((a, b) => Math.max(a, b), 0), 2),
     acceptedAfterEnd,
