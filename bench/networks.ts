@@ -13,7 +13,7 @@ import WebSocket from 'ws';
 import type { ServerMessage } from '../protocol/index.js';
 import { AnswerSender } from '../web/player/answer-sender.js';
 import { RETIRED_SOCKET_MS } from '../web/common/realtime/timings.js';
-import { pointsForCorrectAnswer } from '../server/engine/scoring.js';
+import { pointsForCorrectAnswer } from '../server/game/engine/scoring.js';
 import { PROFILES, type NetworkProfile } from './shaper.js';
 import { distribution, round, type Distribution } from './stats.js';
 import { sleep } from './wait.js';
