@@ -10,13 +10,18 @@ import WebSocket from 'ws';
 import { parse } from 'csv-parse/sync';
 import { registerPlayers } from './api.js';
 import { descriptorsFor } from './open-files.js';
-import { BenchPhone, PROFILES, QUESTION_SECONDS, type ClientKind, type ProfileFigures, profileFigures, sleep } from './networks.js';
+import { BenchPhone, PROFILES, type PhoneLink, QUESTION_SECONDS, type ClientKind, type ProfileFigures, profileFigures, sleep } from './networks.js';
 import { ShapedLink } from './shaper.js';
+import { PacketShaper } from './netns.js';
 import { distribution, type Distribution } from './stats.js';
 import { ADMIN_PASSWORD, startTarget } from './targets.js';
 
+/** `netns`: the namespace's packet shaper (netns.ts, the default); `proxy`: the userspace TCP proxy fallback. */
+export type ShaperKind = 'netns' | 'proxy';
+
 export interface NetworksResult {
   client: ClientKind;
+  shaper: ShaperKind;
   phones: number;
   questions: number;
   profiles: ProfileFigures[];
@@ -35,9 +40,11 @@ async function post<T>(baseUrl: string, route: string, body: unknown, token?: st
   return (text ? JSON.parse(text) : {}) as T;
 }
 
-export async function runNetworks(client: ClientKind, phones: number, questions: number, outDir: string, log: (line: string) => void): Promise<NetworksResult> {
+export async function runNetworks(client: ClientKind, shaper: ShaperKind, phones: number, questions: number, outDir: string, log: (line: string) => void): Promise<NetworksResult> {
+  // First the namespace's shaper: it brings `lo` up.
+  const packets = shaper === 'netns' ? await PacketShaper.start(PROFILES, { stderr: (text) => process.stderr.write(text) }) : null;
   const server = await startTarget('marquee', { logDir: outDir, label: `networks-${client}`, openFiles: descriptorsFor(phones * 2 + 8), env: { REGISTRATION_LIMIT: 'off' } });
-  const links: ShapedLink[] = [];
+  const links: PhoneLink[] = [];
   const crowd: BenchPhone[] = [];
   let display: WebSocket | null = null;
   try {
@@ -59,11 +66,19 @@ export async function runNetworks(client: ClientKind, phones: number, questions:
     const registered = await registerPlayers(baseUrl, [session.id], phones, 16, runTag);
     const port = server.port;
     for (const [i, player] of registered.entries()) {
-      const link = new ShapedLink(port, PROFILES[i % PROFILES.length]);
-      const linkPort = await link.listen();
-      links.push(link);
+      const profile = PROFILES[i % PROFILES.length];
       const query = new URLSearchParams({ type: 'player', sessionId: session.id, playerId: player.id, playerToken: player.playerToken });
-      crowd.push(new BenchPhone(`ws://127.0.0.1:${linkPort}/ws?${query}`, link, client));
+      if (packets) {
+        const link = packets.link(profile);
+        if (process.env.NETWORKS_TRACE === 'packets' && profile.signalLossMs > 0) link.trace();
+        links.push(link);
+        crowd.push(new BenchPhone(`ws://127.0.0.1:${port}/ws?${query}`, link, client));
+      } else {
+        const link = new ShapedLink(port, profile);
+        const linkPort = await link.listen();
+        links.push(link);
+        crowd.push(new BenchPhone(`ws://127.0.0.1:${linkPort}/ws?${query}`, link, client));
+      }
     }
     for (const phone of crowd) phone.connect();
     await sleep(3_000); // the slow profiles' handshakes
@@ -72,6 +87,7 @@ export async function runNetworks(client: ClientKind, phones: number, questions:
     const questionEnds = new Map<string, number>();
     const revealPast: number[] = [];
     const cutOffAtEnd = new Set<string>(); // `${phone index}#${questionId}`
+    const unreachableAtEnd = new Set<string>(); // signal back less than one longest one-way delay before the close
     const deadlines = new Map<string, number>();
     display = new WebSocket(`ws://127.0.0.1:${port}/ws?${new URLSearchParams({ type: 'display', sessionId: session.id })}`);
     display.on('message', (data) => {
@@ -80,7 +96,12 @@ export async function runNetworks(client: ClientKind, phones: number, questions:
         deadlines.set(message.question.id, message.endsAt);
         for (const phone of crowd) {
           const lossMs = phone.profile.signalLossMs;
-          if (lossMs > 0) setTimeout(() => phone.link.cutOff(lossMs), Math.random() * QUESTION_SECONDS * 1000);
+          if (lossMs > 0) {
+            setTimeout(() => {
+              phone.note(`cut ${lossMs}`);
+              phone.link.cutOff(lossMs);
+            }, Math.random() * QUESTION_SECONDS * 1000);
+          }
         }
       }
       if (message.type === 'question_end' && !questionEnds.has(message.questionId)) {
@@ -88,12 +109,16 @@ export async function runNetworks(client: ClientKind, phones: number, questions:
         questionEnds.set(message.questionId, now);
         // An early end (everyone answered) counts as 0 past the deadline.
         revealPast.push(Math.max(0, now - (deadlines.get(message.questionId) ?? now)));
-        for (const [i, phone] of crowd.entries()) if (phone.link.cutOffNow) cutOffAtEnd.add(`${i}#${message.questionId}`);
+        for (const [i, phone] of crowd.entries()) {
+          if (phone.link.cutOffNow) cutOffAtEnd.add(`${i}#${message.questionId}`);
+          const { oneWayMs, jitterMs } = phone.profile;
+          if (phone.link.cutOffEndsAtMs > now - oneWayMs - jitterMs) unreachableAtEnd.add(`${i}#${message.questionId}`);
+        }
       }
     });
     await new Promise((resolve) => display!.once('open', resolve));
     await post(baseUrl, `/api/admin/sessions/${session.id}/start`, undefined, token);
-    log(`  ${client} client: ${phones} phones, ${questions} questions of ${QUESTION_SECONDS} s`);
+    log(`  ${client} client, ${shaper} shaper: ${phones} phones, ${questions} questions of ${QUESTION_SECONDS} s`);
     const deadline = Date.now() + questions * 25_000 + 30_000;
     while (questionEnds.size < questions && Date.now() < deadline) await sleep(250);
     await sleep(8_000); // results still on their way to the slow phones
@@ -109,22 +134,24 @@ export async function runNetworks(client: ClientKind, phones: number, questions:
       if (asking) asking.counted = { points: Number(points) };
     }
     const wasCutOff = (phone: BenchPhone, questionId: string) => cutOffAtEnd.has(`${crowd.indexOf(phone)}#${questionId}`);
-    const profiles = PROFILES.map((profile) => profileFigures(profile, crowd.filter((p) => p.profile === profile), questionEnds, wasCutOff));
-    return { client, phones, questions, profiles, revealPastDeadlineMs: distribution(revealPast) };
+    const wasUnreachable = (phone: BenchPhone, questionId: string) => unreachableAtEnd.has(`${crowd.indexOf(phone)}#${questionId}`);
+    const profiles = PROFILES.map((profile) => profileFigures(profile, crowd.filter((p) => p.profile === profile), questionEnds, wasCutOff, wasUnreachable));
+    return { client, shaper, phones, questions, profiles, revealPastDeadlineMs: distribution(revealPast) };
   } finally {
     display?.terminate();
     for (const phone of crowd) phone.stop();
     await Promise.all(links.map((link) => link.close()));
     await server.stop();
+    if (packets) log(`  shaper: ${JSON.stringify(await packets.stop())} packets passed/dropped`);
   }
 }
 
 export function formatNetworks(results: NetworksResult[]): string {
-  const lines = ['client  profile    seen p50/p99 ms   taps  lost (cut off)  deficit mean/max %  accepted after end'];
+  const lines = ['client  profile    seen p50/p99 ms   taps  lost (cut off/unreachable)  deficit mean/max %  accepted after end'];
   for (const result of results) {
     for (const p of result.profiles) {
       lines.push(
-        `${result.client.padEnd(7)} ${p.profile.padEnd(10)} ${`${p.questionSeenMs.p50}/${p.questionSeenMs.p99}`.padEnd(17)} ${String(p.taps).padEnd(5)} ${`${p.tapsLost} (${p.tapsLostCutOff})`.padEnd(15)} ${`${p.deficitMeanPct}/${p.deficitMaxPct}`.padEnd(19)} ${p.acceptedAfterEnd}`,
+        `${result.client.padEnd(7)} ${p.profile.padEnd(10)} ${`${p.questionSeenMs.p50}/${p.questionSeenMs.p99}`.padEnd(17)} ${String(p.taps).padEnd(5)} ${`${p.tapsLost} (${p.tapsLostCutOff}/${p.tapsLostUnreachable})`.padEnd(27)} ${`${p.deficitMeanPct}/${p.deficitMaxPct}`.padEnd(19)} ${p.acceptedAfterEnd}`,
       );
     }
     const r = result.revealPastDeadlineMs;

@@ -12,8 +12,9 @@ import { performance } from 'node:perf_hooks';
 import WebSocket from 'ws';
 import type { ServerMessage } from '../protocol/index.js';
 import { AnswerSender } from '../web/player/answer-sender.js';
+import { RETIRED_SOCKET_MS } from '../web/common/realtime/timings.js';
 import { pointsForCorrectAnswer } from '../server/game/engine/scoring.js';
-import { PROFILES, ShapedLink, type NetworkProfile } from './shaper.js';
+import { PROFILES, type NetworkProfile } from './shaper.js';
 import { distribution, round, type Distribution } from './stats.js';
 import { sleep } from './wait.js';
 
@@ -37,6 +38,17 @@ interface Asking {
   accepted: boolean;
 }
 
+/** A phone's shaped link: the namespace's (netns.ts, the default) or the TCP proxy fallback (shaped-link.ts). */
+export interface PhoneLink {
+  readonly profile: NetworkProfile;
+  /** The source address the phone's sockets bind to (the namespace's per-phone address). */
+  readonly localAddress?: string;
+  readonly cutOffNow: boolean;
+  readonly cutOffEndsAtMs: number;
+  cutOff(ms: number): void;
+  close(): Promise<void>;
+}
+
 /** One phone: a socket through its own shaped link, reopened as its client would. */
 export class BenchPhone {
   socket: WebSocket | null = null;
@@ -51,10 +63,12 @@ export class BenchPhone {
    * after question_end: the figures count those the server did not store (profileFigures).
    */
   readonly acceptedAfterEnd = new Set<string>();
+  /** What happened on this phone and when (NETWORKS_TRACE=1 prints it for taps short of their points). */
+  readonly events: Array<{ atMs: number; what: string }> = [];
 
   constructor(
     private readonly url: string,
-    readonly link: ShapedLink,
+    readonly link: PhoneLink,
     private readonly kind: ClientKind,
   ) {
     if (kind === 'new') {
@@ -66,9 +80,13 @@ export class BenchPhone {
         setTimer: (callback, ms) => setTimeout(callback, ms),
         clearTimer: (handle) => clearTimeout(handle as NodeJS.Timeout),
         newId: () => `${url.slice(-12)}-${++ids}`,
-        onStatus: () => undefined,
+        onStatus: (status) => this.note(status),
       });
     }
+  }
+
+  note(what: string): void {
+    this.events.push({ atMs: Date.now(), what });
   }
 
   get profile(): NetworkProfile {
@@ -80,19 +98,25 @@ export class BenchPhone {
     if (this.reconnectTimer) clearTimeout(this.reconnectTimer);
     const old = this.socket;
     if (old) {
-      // Still read what the old socket delivers (a result sent to it during a loss of signal), as the
-      // server counted it; it is no longer the phone's socket for sending.
+      // Left open, as the phone's socket hook leaves a silent one (useSessionSocket.ts): what it
+      // already carries (the pick) still goes through once the signal is back, and what it
+      // delivers (the acceptance) still counts; it is no longer the phone's socket for sending.
       old.removeAllListeners('open');
       old.removeAllListeners('close');
-      old.close();
+      setTimeout(() => old.close(), RETIRED_SOCKET_MS).unref();
       this.retired.push(old);
     }
-    const socket = new WebSocket(this.url);
+    const socket = new WebSocket(this.url, { localAddress: this.link.localAddress });
     this.socket = socket;
+    this.note('connect');
     socket.on('error', () => undefined);
-    socket.on('open', () => this.sender?.socketOpened());
+    socket.on('open', () => {
+      this.note('open');
+      this.sender?.socketOpened();
+    });
     socket.on('close', () => {
       if (this.socket !== socket) return;
+      this.note('close');
       this.sender?.socketClosed();
       this.reconnectTimer = setTimeout(() => this.connect(), 500);
     });
@@ -108,6 +132,7 @@ export class BenchPhone {
 
   private send(message: unknown): boolean {
     if (this.socket?.readyState !== WebSocket.OPEN) return false;
+    this.note(`send ${(message as { type: string }).type}`);
     this.socket.send(JSON.stringify(message));
     return true;
   }
@@ -132,17 +157,20 @@ export class BenchPhone {
     if (message.type === 'answer_accepted') {
       const asking = this.askings.get(message.questionId);
       if (asking) asking.accepted = true;
+      this.note('answer_accepted');
     }
     this.sender?.onMessage(message);
   }
 
   private show(questionId: string, nowMs: number, endsAt: number): void {
     const reactionMs = Math.round(1_000 + Math.random() * 6_000);
+    this.note('shown');
     const asking: Asking = { questionId, shownAtMs: nowMs, endsAt, tappedAtMs: null, inTime: nowMs + reactionMs < endsAt, reactionMs, points: null, accepted: false };
     this.askings.set(questionId, asking);
     if (!asking.inTime) return; // the countdown ran out first: no tap
     setTimeout(() => {
       asking.tappedAtMs = Date.now();
+      this.note('tap');
       // The true reaction: the timer may fire late on a busy bench process, and the phone measures the real tap.
       asking.reactionMs = asking.tappedAtMs - asking.shownAtMs;
       if (this.sender) this.sender.pick(questionId, CORRECT);
@@ -174,9 +202,22 @@ export interface ProfileFigures {
   tapsLost: number;
   /** Lost taps whose phone was still cut off when the question closed. */
   tapsLostCutOff: number;
+  /**
+   * Lost taps whose phone got its signal back too late for anything to reach the server before
+   * the close (less than its profile's longest one-way delay before it), the cut-off ones included.
+   */
+  tapsLostUnreachable: number;
   deficitMeanPct: number;
   deficitMaxPct: number;
   acceptedAfterEnd: number;
+}
+
+/** One tap's story, times from the question's start on the server (endsAt − limit). */
+function printTrace(phone: BenchPhone, asking: Asking, endedAt: number, points: number | null): void {
+  const startMs = asking.endsAt - QUESTION_SECONDS * 1000;
+  const perfect = pointsForCorrectAnswer(POINTS, QUESTION_SECONDS, asking.reactionMs);
+  const events = phone.events.filter((e) => e.atMs >= startMs - 500 && e.atMs <= endedAt + 3_000).map((e) => `${e.atMs - startMs} ${e.what}`);
+  console.error(`${phone.profile.name} ${phone.link.localAddress ?? ''} reaction ${asking.reactionMs} points ${points}/${perfect} end +${endedAt - startMs}: ${events.join(', ')}`);
 }
 
 /** Figures of one profile's phones over every question. */
@@ -185,12 +226,14 @@ export function profileFigures(
   phones: BenchPhone[],
   questionEnds: Map<string, number>,
   cutOffAtEnd: (phone: BenchPhone, questionId: string) => boolean,
+  unreachableAtEnd: (phone: BenchPhone, questionId: string) => boolean,
 ): ProfileFigures {
   const seen: number[] = [];
   const deficits: number[] = [];
   let taps = 0;
   let lost = 0;
   let lostCutOff = 0;
+  let lostUnreachable = 0;
   let acceptedAfterEnd = 0;
   for (const phone of phones) {
     for (const asking of phone.askings.values()) {
@@ -201,9 +244,13 @@ export function profileFigures(
       if (asking.tappedAtMs === null) continue;
       taps++;
       const points = asking.counted?.points ?? null;
+      if (process.env.NETWORKS_TRACE && (points === null || points < pointsForCorrectAnswer(POINTS, QUESTION_SECONDS, asking.reactionMs) * 0.99)) {
+        printTrace(phone, asking, endedAt, points);
+      }
       if (points === null) {
         lost++;
         if (cutOffAtEnd(phone, asking.questionId)) lostCutOff++;
+        if (unreachableAtEnd(phone, asking.questionId)) lostUnreachable++;
         continue;
       }
       const perfect = pointsForCorrectAnswer(POINTS, QUESTION_SECONDS, asking.reactionMs);
@@ -217,6 +264,7 @@ export function profileFigures(
     taps,
     tapsLost: lost,
     tapsLostCutOff: lostCutOff,
+    tapsLostUnreachable: lostUnreachable,
     deficitMeanPct: round(deficits.reduce((a, b) => a + b, 0) / Math.max(1, deficits.length), 2),
     deficitMaxPct: round(deficits.reduce((a, b) => Math.max(a, b), 0), 2),
     acceptedAfterEnd,

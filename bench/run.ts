@@ -14,8 +14,9 @@
  * over it), with idle CPU measured once everyone is connected (docs/PERFORMANCE.md).
  * `npm run bench -- cluster-idle [100,1000]`: Redis commands per second with that many idle live
  * sessions over three instances (cluster-idle.ts), written to .bench/cluster-idle.json.
- * `npm run bench -- networks [400] [--questions 3] [--client old|new|both]`: phones on four shaped
- * network profiles (networks.ts), written to .bench/networks.json.
+ * `npm run bench -- networks [400] [--questions 3] [--client old|new|both] [--shaper netns|proxy]`: phones
+ * on four shaped network profiles (networks.ts), in a network namespace of the bench's own (netns.ts,
+ * needs root) or through the userspace TCP proxy fallback, written to .bench/networks.json.
  * `npm run bench -- outage [200] [postgres-5 postgres-40 disk-5]`: storage faults under a live
  * question (outage.ts), written to .bench/outage.json.
  */
@@ -26,7 +27,8 @@ import { failedRun, formatRestartRuns, parseRestartArgs, runRestarts } from './r
 import { FLOOD_OUTPUT, formatFlood, runFlood } from './flood.js';
 import { formatClusterIdle, runClusterIdle } from './cluster-idle.js';
 import { DEFAULT_SCENARIOS, MANY_IDLE_MS, MANY_SCENARIO, runBench, type Scenario } from './runner.js';
-import { NETWORKS_OUT, formatNetworks, runNetworks } from './networks-run.js';
+import { NETWORKS_OUT, formatNetworks, runNetworks, type ShaperKind } from './networks-run.js';
+import { NAMESPACE_VARIABLE, runInNamespace } from './netns.js';
 import { formatOutage, OUTAGE_SCENARIOS, type OutageScenario, runOutage } from './outage.js';
 import { REPO_ROOT } from './targets.js';
 import type { TargetName } from './ipc.js';
@@ -108,12 +110,16 @@ if (process.argv[2] === 'cluster-idle') {
 if (process.argv[2] === 'networks') {
   const rest = process.argv.slice(3);
   const flag = (name: string, fallback: string) => (rest.includes(name) ? rest[rest.indexOf(name) + 1] : fallback);
+  const shaper = flag('--shaper', 'netns') as ShaperKind;
+  if (shaper !== 'netns' && shaper !== 'proxy') throw new Error('usage: --shaper netns|proxy');
+  // The namespace's shaper: this same command again, inside a namespace of its own.
+  if (shaper === 'netns' && !process.env[NAMESPACE_VARIABLE]) process.exit((await runInNamespace()).code);
   const phones = Number(rest.find((a) => /^\d+$/.test(a) && rest[rest.indexOf(a) - 1] !== '--questions') ?? 400);
   const questions = Number(flag('--questions', '3'));
   const kinds = flag('--client', 'both') === 'both' ? (['old', 'new'] as const) : ([flag('--client', 'new')] as ('old' | 'new')[]);
-  console.log(`Marquee bench: networks, ${phones} phones over wifi/lte/weak/basement, ${questions} questions, client ${kinds.join(' then ')}`);
+  console.log(`Marquee bench: networks, ${phones} phones over wifi/lte/weak/basement (${shaper} shaper), ${questions} questions, client ${kinds.join(' then ')}`);
   const results = [];
-  for (const kind of kinds) results.push(await runNetworks(kind, phones, questions, outDir, (line) => console.log(line)));
+  for (const kind of kinds) results.push(await runNetworks(kind, shaper, phones, questions, outDir, (line) => console.log(line)));
   fs.mkdirSync(outDir, { recursive: true });
   fs.writeFileSync(NETWORKS_OUT(outDir), JSON.stringify({ startedAt: new Date().toISOString(), results }, null, 2) + '\n');
   console.log(`\n${formatNetworks(results)}\n\nWritten to ${path.relative(process.cwd(), NETWORKS_OUT(outDir))}`);

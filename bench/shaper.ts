@@ -1,7 +1,8 @@
 /**
  * The four network profiles of `npm run bench -- networks` (the issue's: one-way delay ± jitter,
- * loss, signal losses), played per phone by a userspace TCP shaper (server/testing/shaped-link.ts):
- * the fallback the issue allows for a kernel without netem.
+ * loss, signal losses). Played on real packets in the bench's own network namespace by default
+ * (netns.ts, tun-shaper.py); `--shaper proxy` plays them per phone with a userspace TCP proxy
+ * instead (server/testing/shaped-link.ts), the fallback without root.
  */
 import type { NetworkProfile } from '../server/testing/shaped-link.js';
 

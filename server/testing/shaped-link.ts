@@ -52,6 +52,11 @@ export class ShapedLink {
     return Date.now() < this.cutOffUntilMs;
   }
 
+  /** When the last loss of signal ended (or ends); 0 without one. */
+  get cutOffEndsAtMs(): number {
+    return this.cutOffUntilMs;
+  }
+
   cutOff(ms: number): void {
     this.cutOffUntilMs = Date.now() + ms;
     setTimeout(() => {

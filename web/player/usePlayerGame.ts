@@ -86,6 +86,8 @@ export function usePlayerGame(
       dispatch({ type: 'disconnected' });
     },
     onPermanentClose: onRefused,
+    // A socket given up as silent may still bring the pick's confirmation (DESIGN §14).
+    fromRetired: (message) => message.type === 'answer_accepted',
   });
   socketRef.current = { send, reconnect };
 

@@ -7,13 +7,20 @@
  *   question arrived (it measures that question's way down, resends included);
  * - silence: a ping still unanswered when an answer arrives means the link stalled; the time
  *   since the server last heard from the socket is what it observed;
+ * - stalls: a silence that ended (the socket spoke again after a ping of ours was overdue) is
+ *   remembered for the question: an answer that comes later on that link was held up by it;
  * - a cut-off: a socket opened by a player whose previous socket went quiet measures the gap,
- *   from the last word on the old socket to the new one's opening. It applies to the question
- *   open at the reconnect only (the next question's ping clears it).
+ *   from the last word on the old socket to the new one's opening, or the old socket's stall and
+ *   its question round trip when that is longer (the old socket may have spoken again after the
+ *   signal came back without the answer). It applies to the question open at the reconnect only
+ *   (the next question's ping clears it, and the stall).
  *
- * allowance = question round trip + worst recent round trip + max(silence, cut-off): the round
- * trips cover the question's way down and the answer's way up, the silence or cut-off the time
- * the link was stalled or gone in between. The engine caps it at 5 s.
+ * allowance = question round trip + worst recent round trip + max(silence, stall, cut-off): the
+ * round trips cover the question's way down and the answer's way up, the rest the time the link
+ * was stalled or gone in between. The engine caps it at 5 s.
+ *
+ * While a socket is stalled its growing allowance is reported too (`checkStall`, from the link
+ * probes), so the reveal's hold waits for that player as for one whose socket dropped.
  */
 import { MAX_ALLOWANCE_MS } from '../../game/engine/credit.js';
 
@@ -34,6 +41,10 @@ export class LinkDelay {
   probeSentAtMs: number | null = null;
   lastProbeAtMs = Number.NEGATIVE_INFINITY;
   private cutOffMs = 0;
+  /** The longest stall that ended during the current question. */
+  private stallMs = 0;
+  /** Tells the engine a new allowance (player_delay); set by the socket's owner. */
+  onReport: ((allowanceMs: number) => void) | null = null;
   private questionId: string | null = null;
   /** The allowance last reported to the engine. */
   private reportedMs = 0;
@@ -43,7 +54,7 @@ export class LinkDelay {
     this.questionPingAtMs = nowMs;
     this.questionRttMs = null;
     // A cut-off is credited to the question open at the reconnect, not to the next one.
-    if (this.questionId !== null && this.questionId !== questionId) this.cutOffMs = 0;
+    if (this.questionId !== null && this.questionId !== questionId) this.cutOffMs = this.stallMs = 0;
     this.questionId = questionId;
     return `${QUESTION_PING}${nowMs}`;
   }
@@ -54,9 +65,27 @@ export class LinkDelay {
     return `${PROBE_PING}${nowMs}`;
   }
 
-  /** The socket replaced one of the same player last heard from at `lastHeardAtMs`. */
-  cutOff(nowMs: number, lastHeardAtMs: number): void {
-    this.cutOffMs = Math.min(MAX_ALLOWANCE_MS, Math.max(0, nowMs - lastHeardAtMs));
+  /**
+   * The socket replaced one of the same player last heard from at `lastHeardAtMs`; `previous`:
+   * that player's socket still open (its stall and question round trip carry over).
+   */
+  cutOff(nowMs: number, lastHeardAtMs: number, previous?: LinkDelay): void {
+    const carriedMs = previous ? previous.stallMs + (previous.questionRttMs ?? 0) : 0;
+    this.cutOffMs = Math.min(MAX_ALLOWANCE_MS, Math.max(0, nowMs - lastHeardAtMs, carriedMs));
+  }
+
+  /** The socket spoke at `nowMs`, last heard at `lastHeardAtMs`: a silence with a ping overdue was a stall. */
+  heard(nowMs: number, lastHeardAtMs: number): void {
+    if (this.stalled(nowMs)) this.stallMs = Math.max(this.stallMs, nowMs - lastHeardAtMs);
+  }
+
+  /** From the probes' timer: a stalled socket's growing allowance goes to the engine (the reveal's hold). */
+  checkStall(nowMs: number, lastHeardAtMs: number): void {
+    if (!this.onReport || !this.stalled(nowMs)) return;
+    const allowanceMs = this.allowanceMs(nowMs, lastHeardAtMs);
+    if (allowanceMs - this.reportedMs < REPORT_CHANGE_MS) return;
+    this.reportedMs = allowanceMs;
+    this.onReport(allowanceMs);
   }
 
   /**
@@ -100,11 +129,14 @@ export class LinkDelay {
    * from before this answer (silence counts only while a ping of ours is unanswered).
    */
   allowanceMs(nowMs: number, lastHeardAtMs: number): number {
-    // Stalled: a ping of ours is overdue (out longer than any recent round trip).
+    const silenceMs = this.stalled(nowMs) ? Math.max(0, nowMs - lastHeardAtMs) : 0;
+    return Math.min(MAX_ALLOWANCE_MS, this.steadyMs(nowMs) + Math.max(silenceMs, this.stallMs, this.cutOffMs));
+  }
+
+  /** Stalled: a ping of ours is overdue (out longer than any recent round trip). */
+  private stalled(nowMs: number): boolean {
     const worst = this.worstRttMs();
     const overdue = (sentAtMs: number | null) => sentAtMs !== null && nowMs - sentAtMs > worst;
-    const stalled = overdue(this.probeSentAtMs) || (this.questionRttMs === null && overdue(this.questionPingAtMs));
-    const silenceMs = stalled ? Math.max(0, nowMs - lastHeardAtMs) : 0;
-    return Math.min(MAX_ALLOWANCE_MS, this.steadyMs(nowMs) + Math.max(silenceMs, this.cutOffMs));
+    return overdue(this.probeSentAtMs) || (this.questionRttMs === null && overdue(this.questionPingAtMs));
   }
 }

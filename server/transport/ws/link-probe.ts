@@ -17,7 +17,9 @@ export function startLinkProbes(hub: Hub, intervalMs: number): () => void {
     const nowMs = Date.now();
     for (const client of hub.all()) {
       const { link, socket } = client;
-      if (client.role !== 'player' || link.probeSentAtMs !== null || nowMs - link.lastProbeAtMs < intervalMs) continue;
+      if (client.role !== 'player') continue;
+      link.checkStall(nowMs, client.heardAtMs); // a silent link: the reveal's hold waits for it
+      if (link.probeSentAtMs !== null || nowMs - link.lastProbeAtMs < intervalMs) continue;
       if (socket.readyState === WebSocket.OPEN) socket.ping(link.probe(nowMs));
     }
   }, intervalMs / CHECKS_PER_INTERVAL);

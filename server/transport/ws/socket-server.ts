@@ -105,7 +105,9 @@ export class SocketServer {
     const measure = this.deps.measureLinks ?? true;
     if (playerId !== null && measure) {
       const lastHeardAtMs = this.cutOffs.lastHeard(hub, room.sessionId, playerId);
-      if (lastHeardAtMs !== null) client.link.cutOff(client.heardAtMs, lastHeardAtMs);
+      const previous = [...hub.playerClients(room.sessionId, playerId)].find((other) => other !== client)?.link;
+      if (lastHeardAtMs !== null) client.link.cutOff(client.heardAtMs, lastHeardAtMs, previous);
+      client.link.onReport = (allowanceMs) => room.dispatch({ type: 'player_delay', playerId, allowanceMs });
     }
     ws.on('message', (data, isBinary) => this.onMessage(client, room, data, isBinary));
     ws.on('pong', (data) => {
@@ -152,7 +154,9 @@ export class SocketServer {
   }
 
   private heardFrom(client: Client): void {
-    client.heardAtMs = Date.now();
+    const nowMs = Date.now();
+    client.link.heard(nowMs, client.heardAtMs);
+    client.heardAtMs = nowMs;
     client.pingSentAtMs = null;
   }
 

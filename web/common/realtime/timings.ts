@@ -7,6 +7,12 @@ export const RECONNECT_MAX_DELAY_MS = 5000;
 /** Up to half of each delay is random, so a full auditorium does not reconnect in one burst. */
 export const RECONNECT_JITTER = 0.5;
 export const CONNECT_TIMEOUT_MS = 20_000;
+/**
+ * A socket given up as silent (DESIGN §14) stays open this long beside its replacement: TCP may
+ * still deliver the pick it carries once the signal is back, sooner than a new connection can
+ * (no handshake), and the acceptance it brings back still counts.
+ */
+export const RETIRED_SOCKET_MS = 10_000;
 
 /**
  * Delay before reconnect attempt `attempt` (0 = the first retry). The base doubles from the

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { CONNECT_TIMEOUT_MS, PERMANENT_CLOSE_CODES, reconnectDelayMs, sessionSocketUrl } from './timings';
+import { CONNECT_TIMEOUT_MS, PERMANENT_CLOSE_CODES, RETIRED_SOCKET_MS, reconnectDelayMs, sessionSocketUrl } from './timings';
 
 export type SocketRole = 'admin' | 'display' | 'player';
 
@@ -26,6 +26,11 @@ export interface SessionSocketOptions<TMessage> {
   onDisconnect?: () => void;
   /** Refused for good: 4400 bad query, 4401 bad credentials, 4404 unknown session/player, 4410 deleted. */
   onPermanentClose?: (code: number, reason: string) => void;
+  /**
+   * Messages still taken from a socket replaced by `reconnect` (left open RETIRED_SOCKET_MS for
+   * what it carries): the phone's answer confirmations. None by default (that socket is closed).
+   */
+  fromRetired?: (message: TMessage) => boolean;
 }
 
 export interface SessionSocket {
@@ -135,11 +140,33 @@ export function useSessionSocket<TMessage>(options: SessionSocketOptions<TMessag
       attempt = 0;
       connect();
     };
+    /** A silent socket left open for a while: its pick may still get through, its confirmation still counts. */
+    const retire = (socket: WebSocket) => {
+      const accepts = handlers.current.fromRetired;
+      const wasOpen = socket.readyState === WebSocket.OPEN;
+      if (!accepts || !wasOpen) return drop(socket, wasOpen);
+      clearTimeout(connectTimer);
+      if (socketRef.current === socket) socketRef.current = null;
+      socket.onopen = socket.onclose = socket.onerror = null;
+      socket.onmessage = (event) => {
+        try {
+          const message = JSON.parse(String(event.data)) as TMessage;
+          if (accepts(message)) handlers.current.onMessage(message);
+        } catch {
+          // not JSON: nothing for us
+        }
+      };
+      setTimeout(() => {
+        socket.onmessage = null;
+        socket.close();
+      }, RETIRED_SOCKET_MS);
+      handlers.current.onDisconnect?.();
+    };
     // A socket the caller found silent: browsers keep a dead one "open" for minutes.
     reconnectRef.current = () => {
       if (stopped) return;
       const socket = socketRef.current;
-      if (socket) drop(socket, socket.readyState === WebSocket.OPEN);
+      if (socket) retire(socket);
       attempt = 0;
       setStatus('reconnecting');
       connect();
