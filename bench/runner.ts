@@ -130,7 +130,7 @@ function runGenerator(server: RunningTarget | RunningCluster, config: GeneratorC
                 else if (relayAtStart) relayPerRound = relayRounds(relayAtStart, c, config.rounds);
               });
           counting
-            .then(() => server.probe({ gc: message.gc, resetEventLoop: message.resetEventLoop, rounds: message.rounds, markRound: message.markRound }))
+            .then(() => server.probe({ gc: message.gc, resetEventLoop: message.resetEventLoop, rounds: message.rounds, markRound: message.markRound, window: message.window }))
             .then(({ eventLoop, heapUsedKb }) => {
               const reading = { rssKb: readRssKb(server.pid), heapUsedKb, cpuSeconds: readCpuSeconds(server.pid), writeSyscalls: readWriteSyscalls(server.pid), eventLoop };
               tell({ type: 'probe', id: message.id, reading });

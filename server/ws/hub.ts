@@ -57,6 +57,11 @@ interface SessionSockets {
   displays: Set<Client>;
   players: Set<Client>;
   byPlayer: Map<string, Set<Client>>;
+  /**
+   * Whether the session's last state shown here had a question open; null until a state went
+   * out through this hub (in multi-instance mode a relaying instance only forwards frames).
+   */
+  questionOpen: boolean | null;
 }
 
 /** Text frames: a Buffer would otherwise go out as a binary frame. */
@@ -134,7 +139,7 @@ export class Hub implements Broadcaster {
   add(client: Client): void {
     let group = this.sessions.get(client.sessionId);
     if (!group) {
-      group = { admins: new Set(), displays: new Set(), players: new Set(), byPlayer: new Map() };
+      group = { admins: new Set(), displays: new Set(), players: new Set(), byPlayer: new Map(), questionOpen: null };
       this.sessions.set(client.sessionId, group);
     }
     this.clients.set(client.id, client);
@@ -186,13 +191,22 @@ export class Hub implements Broadcaster {
   }
 
   toSession(sessionId: string, target: BroadcastTarget, message: ServerMessage): void {
-    if (!this.sessions.has(sessionId)) return;
+    const group = this.sessions.get(sessionId);
+    if (!group) return;
     this.frameToSession(sessionId, target, encodeMessage(message));
-    const questionId = this.measureLinks ? openQuestionId(message) : null;
-    if (questionId !== null && (target === 'all' || target === 'audience' || target === 'players')) {
+    const toPlayers = target === 'all' || target === 'audience' || target === 'players';
+    if (!toPlayers || message.type !== 'session_state') return;
+    const questionId = openQuestionId(message);
+    group.questionOpen = questionId !== null;
+    if (questionId !== null && this.measureLinks) {
       const nowMs = Date.now();
-      for (const client of this.sessions.get(sessionId)?.players ?? []) pingBehindQuestion(client, questionId, nowMs);
+      for (const client of group.players) pingBehindQuestion(client, questionId, nowMs);
     }
+  }
+
+  /** Whether the session has a question open (the link probes' pace); null when this hub cannot tell. */
+  questionOpen(sessionId: string): boolean | null {
+    return this.sessions.get(sessionId)?.questionOpen ?? null;
   }
 
   // A player's own messages go as strings (see `send`): no Buffer per answer_accepted or answer_result.
@@ -270,8 +284,11 @@ export class Hub implements Broadcaster {
   /** One message to one socket that may not be registered yet (its first session_state). */
   sendTo(client: Client, message: ServerMessage | Buffer): void {
     send(client, Buffer.isBuffer(message) ? message : encodeMessage(message));
-    const questionId = this.measureLinks && client.role === 'player' && !Buffer.isBuffer(message) ? openQuestionId(message) : null;
-    if (questionId !== null) pingBehindQuestion(client, questionId, Date.now());
+    if (Buffer.isBuffer(message) || message.type !== 'session_state') return;
+    const questionId = openQuestionId(message);
+    const group = this.sessions.get(client.sessionId);
+    if (group) group.questionOpen = questionId !== null;
+    if (questionId !== null && this.measureLinks && client.role === 'player') pingBehindQuestion(client, questionId, Date.now());
   }
 
   private roleSet(group: SessionSockets, role: ClientRole): Set<Client> {
