@@ -8,7 +8,7 @@
  * performance.now(), stamps every send and every arrival.
  */
 import { performance } from 'node:perf_hooks';
-import { registerPlayers, setUpGame } from './api.js';
+import { pool, registerPlayers, setUpGame } from './api.js';
 import { Countdown, openSocket, Phone, Screen } from './clients.js';
 import { runFailover } from './failover.js';
 import { warmUpGenerator } from './generator-warmup.js';
@@ -61,15 +61,6 @@ function random(seed: number): () => number {
 
 function wsUrl(baseUrl: string, query: Record<string, string>): string {
   return `${baseUrl.replace(/^http/, 'ws')}/ws?${new URLSearchParams(query)}`;
-}
-
-/** Runs `task` over 0..count-1 with at most `concurrency` in flight. */
-async function pool(count: number, concurrency: number, task: (i: number) => Promise<void>): Promise<void> {
-  let next = 0;
-  const worker = async () => {
-    while (next < count) await task(next++);
-  };
-  await Promise.all(Array.from({ length: Math.min(concurrency, count) }, worker));
 }
 
 /**
