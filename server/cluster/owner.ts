@@ -15,6 +15,7 @@ import type { Database } from '../storage/schema.js';
 import { type InboxEntry, encodeOutbox, entryTimeMs, instanceOf, parseInboxEntry } from './envelope.js';
 import { takeEpoch } from './fence.js';
 import type { ClusterKeys } from './keys.js';
+import { InboxReader, type StreamEntries } from './inbox-reader.js';
 import { HeldLease, type LeaseClient, type RenewResult } from './lease.js';
 import { redisClockOffset } from './redis-clock.js';
 import { PlayerRoutes } from './routes.js';
@@ -50,7 +51,6 @@ interface Owned {
   members: Map<string, { role: ClientRole }>;
   /** Which instances hold each player's sockets: a player's own frames go only there. */
   routes: PlayerRoutes;
-  reader: Redis | null;
   /** Being let go: nothing more is read or published. */
   stopping: boolean;
   /** Gone: writes are refused too. */
@@ -81,8 +81,24 @@ export class ClusterOwner {
   private timer: NodeJS.Timeout | null = null;
   private scanning: Promise<void> | null = null;
   private closed = false;
+  /** Every owned session's inbox, read by one blocked read (inbox-reader.ts). */
+  private readonly inbox: InboxReader;
 
-  constructor(private readonly deps: OwnerDeps) {}
+  constructor(private readonly deps: OwnerDeps) {
+    this.inbox = new InboxReader({
+      connect: () => deps.redis.duplicate(),
+      redis: deps.redis,
+      group: GROUP,
+      consumer: deps.instanceId,
+      count: READ_COUNT,
+      blockMs: READ_BLOCK_MS,
+      onEntries: (sessionId, entries) => {
+        const owned = this.owned.get(sessionId);
+        if (owned) this.handle(owned, entries);
+      },
+      onError: (err) => deps.log.warn({ err }, 'cluster: reading the inboxes failed, retrying'),
+    });
+  }
 
   /** The fencing epoch of an owned session (the write fence reads it). */
   epochOf(sessionId: string): number | undefined {
@@ -218,7 +234,6 @@ export class ClusterOwner {
         room: null,
         members: new Map(),
         routes: new PlayerRoutes(),
-        reader: null,
         stopping: false,
         stopped: false,
         unusedSinceMs: null,
@@ -239,7 +254,7 @@ export class ClusterOwner {
       // Kept while owned (a previous owner may have let it go with an expiry).
       this.deps.redis.persist(this.deps.keys.inbox(sessionId)).catch(() => undefined);
       this.announce(owned);
-      void this.consume(owned);
+      this.inbox.add(sessionId, this.deps.keys.inbox(sessionId));
     } finally {
       this.taking.delete(sessionId);
     }
@@ -279,7 +294,7 @@ export class ClusterOwner {
     if (!owned || owned.stopping) return;
     owned.stopping = true;
     if (!flush) owned.stopped = true;
-    owned.reader?.disconnect();
+    this.inbox.remove(this.deps.keys.inbox(sessionId));
     await this.deps.rooms.evict(sessionId).catch((err) => this.deps.log.warn({ err, sessionId }, 'cluster: stopping a room failed'));
     owned.stopped = true;
     this.owned.delete(sessionId);
@@ -288,44 +303,7 @@ export class ClusterOwner {
   // -------------------------------------------------------------------------------------------
   // The inbox: client messages from every instance, in order, acknowledged once stored.
 
-  private async consume(owned: Owned): Promise<void> {
-    const { keys, instanceId, redis } = this.deps;
-    const stream = keys.inbox(owned.sessionId);
-    const reader = redis.duplicate();
-    owned.reader = reader;
-    reader.on('error', () => undefined); // reconnects by itself; reads below retry
-    let claimPending = true;
-    while (!owned.stopping) {
-      try {
-        if (claimPending) {
-          await reader.xgroup('CREATE', stream, GROUP, '0', 'MKSTREAM').catch((err: Error) => {
-            if (!/BUSYGROUP/.test(err.message)) throw err;
-          });
-          // Entries a previous owner read but never acknowledged come first, in order.
-          let cursor = '0-0';
-          do {
-            const [next, entries] = (await reader.xautoclaim(stream, GROUP, instanceId, 0, cursor, 'COUNT', READ_COUNT)) as [string, [string, string[]][]];
-            this.handle(owned, entries);
-            cursor = next;
-          } while (cursor !== '0-0' && !owned.stopping);
-          claimPending = false;
-        }
-        const result = (await reader.xreadgroup('GROUP', GROUP, instanceId, 'COUNT', READ_COUNT, 'BLOCK', READ_BLOCK_MS, 'STREAMS', stream, '>')) as
-          | [string, [string, string[]][]][]
-          | null;
-        if (result) for (const [, entries] of result) this.handle(owned, entries);
-      } catch (err) {
-        if (owned.stopping) break;
-        // Redis restarted empty: the group is gone; make it again and read what arrived since.
-        if (err instanceof Error && /NOGROUP/.test(err.message)) claimPending = true;
-        else this.deps.log.warn({ err, sessionId: owned.sessionId }, 'cluster: reading the inbox failed, retrying');
-        await new Promise((resolve) => setTimeout(resolve, 200));
-      }
-    }
-    reader.disconnect();
-  }
-
-  private handle(owned: Owned, entries: [string, string[]][]): void {
+  private handle(owned: Owned, entries: StreamEntries): void {
     const room = owned.room;
     if (!room || owned.stopping || entries.length === 0) return;
     const ids: string[] = [];
@@ -430,6 +408,7 @@ export class ClusterOwner {
     if (this.timer) clearInterval(this.timer);
     await atMost(this.scanning ?? Promise.resolve(), CLOSE_WAIT_MS);
     await Promise.all([...this.owned.keys()].map((id) => this.release(id)));
+    this.inbox.close();
     // Gone at once for the other owners: this instance's sockets stop counting as players now.
     await atMost(this.deps.redis.del(this.deps.keys.instance(this.deps.instanceId)).catch(() => undefined), CLOSE_WAIT_MS);
   }
