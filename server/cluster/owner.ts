@@ -16,9 +16,10 @@ import { type InboxEntry, encodeOutbox, entryTimeMs, instanceOf, parseInboxEntry
 import { takeEpoch } from './fence.js';
 import type { ClusterKeys } from './keys.js';
 import { InboxReader, type StreamEntries } from './inbox-reader.js';
-import { HeldLease, type LeaseClient, type RenewResult } from './lease.js';
+import { HeldLease, type RenewResult } from './lease.js';
 import { redisClockOffset } from './redis-clock.js';
 import { PlayerRoutes } from './routes.js';
+import type { SessionLeases } from './session-leases.js';
 
 const GROUP = 'owner';
 /** How long a shutdown waits for Redis (it may be the thing that is down). */
@@ -64,7 +65,7 @@ export interface OwnerDeps {
   instanceId: string;
   keys: ClusterKeys;
   redis: Redis;
-  leases: LeaseClient;
+  leases: SessionLeases;
   db: Kysely<Database>;
   /** The rooms of owned sessions (a RoomManager that resumes nothing by itself). */
   rooms: RoomManager;
@@ -162,13 +163,12 @@ export class ClusterOwner {
   // -------------------------------------------------------------------------------------------
 
   private async scanOnce(): Promise<void> {
-    const { redis, keys, instanceId, leases, db } = this.deps;
-    await redis.set(keys.instance(instanceId), '1', 'PX', leases.ttlMs);
+    const { keys, leases, db } = this.deps;
     await this.renewAll();
     const live = await db.selectFrom('sessions').select('id').where('status', '=', 'live').execute();
     const wanted = [...new Set([...live.map((r) => r.id), ...this.deps.localSessions()])].filter((id) => !this.owned.has(id) && !this.taking.has(id));
-    // Only the free ones are tried (one MGET): a SET NX per session another instance owns, every
-    // scan, made idle Redis traffic grow with the sessions (issue 26).
+    // Only the free ones are tried (two commands): a take per session another instance owns,
+    // every scan, made idle Redis traffic grow with the sessions (issue 26).
     const free = await leases.free(wanted.map((id) => keys.lease(id)));
     // Not awaited: resuming a game (loading it from the database) may take longer than a lease
     // lives on a busy machine, and the next scans must renew the lease meanwhile.
@@ -177,38 +177,40 @@ export class ClusterOwner {
     await this.dropDeadMembers();
   }
 
-  /** Every held lease renewed in one command (LeaseClient.renewMany), each result handled as before. */
+  /** Until when this instance's key is known alive: a lease taken is only safe while it is. */
+  private aliveUntilMs = Number.NEGATIVE_INFINITY;
+
+  /**
+   * Every held lease kept by one beat of the instance's key (session-leases.ts); after a lapse
+   * each lease is checked: kept, taken again, or lost.
+   */
   private async renewAll(): Promise<void> {
-    const owned = [...this.owned.values()];
-    const sentAt = HeldLease.now();
-    const results = await this.deps.leases.renewMany(owned.map((o) => o.lease.key));
-    await Promise.all(owned.map((o, i) => this.renewed(o, results[i], sentAt)));
+    const { leases } = this.deps;
+    for (let attempt = 0; ; attempt++) {
+      const owned = [...this.owned.values()].filter((o) => !o.stopping);
+      const sentAt = HeldLease.now();
+      const alive = await leases.beat();
+      const results: RenewResult[] = alive ? owned.map(() => 'renewed') : await leases.check(owned.map((o) => o.lease.key));
+      this.aliveUntilMs = Math.max(this.aliveUntilMs, sentAt + leases.ttlMs);
+      await Promise.all(owned.map((o, i) => this.renewed(o, results[i], sentAt)));
+      // A beat held up by a Redis outage confirms a moment long past: the leases would still look
+      // expired and every frame (the fresh states below, confirmations) be dropped until the next
+      // scan. Beaten again at once, a few times at most (DESIGN §16).
+      if (attempt === 2 || owned.every((o) => o.stopping || o.lease.valid)) return;
+    }
   }
 
-  private async renewed(owned: Owned, first: RenewResult, firstSentAt: number): Promise<void> {
-    let result = first;
-    let sentAt = firstSentAt;
-    let retaken = false;
-    // A renewal held up by a Redis outage confirms a moment long past: the lease would still look
-    // expired and every frame (the fresh states below, confirmations) be dropped until the next
-    // scan. Renewed again at once, alone, a few times at most (DESIGN §16).
-    for (let attempt = 0; ; attempt++) {
-      if (owned.stopping) return;
-      if (result === 'lost') break;
-      retaken ||= result === 'retaken';
-      owned.lease.confirmed(sentAt);
-      if (owned.lease.valid || attempt === 2) break;
-      sentAt = HeldLease.now();
-      result = await this.deps.leases.renew(owned.lease.key);
-    }
+  private async renewed(owned: Owned, result: RenewResult, sentAt: number): Promise<void> {
+    if (owned.stopping) return;
     if (result === 'lost') {
       this.deps.log.warn({ sessionId: owned.sessionId }, 'cluster: lease taken by another instance; stopping the session here');
       await this.lose(owned.sessionId);
       return;
     }
-    // The key was gone (Redis came back empty, or it expired before this renewal: a stalled
-    // process): frames may have been lost meanwhile, so every socket gets a fresh state.
-    if (retaken) {
+    owned.lease.confirmed(sentAt);
+    // The instance's key had lapsed (Redis away past a lease's life, or back empty, or this
+    // process stalled): frames may have been lost meanwhile, so every socket gets a fresh state.
+    if (result === 'retaken') {
       this.deps.log.warn({ sessionId: owned.sessionId }, 'cluster: the lease had lapsed and was taken again; every socket gets a fresh state');
       this.announce(owned);
     }
@@ -221,7 +223,10 @@ export class ClusterOwner {
       const { leases, keys } = this.deps;
       const key = keys.lease(sessionId);
       const sentAt = HeldLease.now();
-      if (!(await leases.acquire(key))) return;
+      // A lease is only held while this instance's key is alive: before the first beat (or after a
+      // lapse) the next scan takes it instead.
+      if (sentAt >= this.aliveUntilMs) return;
+      if (!(await leases.take(key))) return;
       const epoch = await takeEpoch(this.deps.db, sessionId);
       if (epoch === undefined || this.closed) {
         await leases.release(key);
