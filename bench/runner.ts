@@ -60,7 +60,8 @@ export const DEFAULT_SCENARIOS: Scenario[] = [
 
 /** `npm run bench -- many`: a chain's evening, 1,000 sessions of 10 phones. */
 export const MANY_SCENARIO: Scenario = { players: 10_000, sessions: 1_000 };
-export const MANY_IDLE_MS = 10_000;
+/** One whole heartbeat interval (20 s): every silent socket is pinged once in it by either server, whenever it connected. */
+export const MANY_IDLE_MS = 20_000;
 
 /** The generator gives up on a run after this long in total (everything stops by itself). */
 function generatorDeadlineMs(config: GeneratorConfig): number {

@@ -131,9 +131,12 @@ export class Hub implements Broadcaster {
   private readonly clients = new Map<string, Client>();
   /** Pings behind each question (link-delay.ts); off where the game runs on a fake clock. */
   private readonly measureLinks: boolean;
+  /** Link probes due ride along with broadcasts (link-probe.ts); 0: none here. */
+  private readonly probeIntervalMs: number;
 
-  constructor(options: { measureLinks?: boolean } = {}) {
+  constructor(options: { measureLinks?: boolean; probeIntervalMs?: number } = {}) {
     this.measureLinks = options.measureLinks ?? true;
+    this.probeIntervalMs = this.measureLinks ? (options.probeIntervalMs ?? 0) : 0;
   }
 
   add(client: Client): void {
@@ -193,10 +196,11 @@ export class Hub implements Broadcaster {
   toSession(sessionId: string, target: BroadcastTarget, message: ServerMessage): void {
     const group = this.sessions.get(sessionId);
     if (!group) return;
-    this.frameToSession(sessionId, target, encodeMessage(message));
+    const questionId = openQuestionId(message);
+    // A question brings its own ping (below): no probe along with it.
+    this.frameToSession(sessionId, target, encodeMessage(message), questionId === null);
     const toPlayers = target === 'all' || target === 'audience' || target === 'players';
     if (!toPlayers || message.type !== 'session_state') return;
-    const questionId = openQuestionId(message);
     group.questionOpen = questionId !== null;
     if (questionId !== null && this.measureLinks) {
       const nowMs = Date.now();
@@ -223,14 +227,28 @@ export class Hub implements Broadcaster {
 
   // Each returns whether a socket here was among the targets (the relay counts frames it had no use for).
 
-  frameToSession(sessionId: string, target: BroadcastTarget, frame: Buffer): boolean {
+  frameToSession(sessionId: string, target: BroadcastTarget, frame: Buffer, probe = true): boolean {
     const group = this.sessions.get(sessionId);
     if (!group) return false;
     let sent = false;
     if (target === 'all' || target === 'admins' || target === 'screens') sent = sendAll(group.admins, frame) || sent;
     if (target === 'all' || target === 'audience' || target === 'displays' || target === 'screens') sent = sendAll(group.displays, frame) || sent;
-    if (target === 'all' || target === 'audience' || target === 'players') sent = sendAll(group.players, frame) || sent;
+    if (target === 'all' || target === 'audience' || target === 'players') {
+      sent = sendAll(group.players, frame) || sent;
+      if (probe && this.probeIntervalMs > 0 && group.questionOpen !== false) this.probeAlong(group.players);
+    }
     return sent;
+  }
+
+  /**
+   * The link probes due (link-probe.ts) go right behind a broadcast the phones get anyway (a
+   * tick, every second of a question), in the same corked write: no write syscall of their own.
+   */
+  private probeAlong(players: Set<Client>): void {
+    const nowMs = Date.now();
+    for (const { link, socket } of players) {
+      if (link.probeSentAtMs === null && nowMs - link.lastProbeAtMs >= this.probeIntervalMs && socket.readyState === WebSocket.OPEN) socket.ping(link.probe(nowMs));
+    }
   }
 
   frameToPlayer(sessionId: string, playerId: string, frame: Buffer | string): boolean {

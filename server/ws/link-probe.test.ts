@@ -51,4 +51,29 @@ describe('link probes', () => {
     expect(waiting.pings.filter((p) => p.startsWith('p')).length).toBeGreaterThanOrEqual(1);
     stop();
   });
+
+  it('a probe due goes along with a broadcast the phone gets anyway, not in a write of its own', () => {
+    vi.useFakeTimers();
+    const hub = new Hub({ probeIntervalMs: 2_000 });
+    const ann = phone('ann', 's1');
+    const writes: string[] = [];
+    ann.socket.send = (() => writes.push('frame')) as never;
+    ann.socket.ping = ((data: string) => {
+      ann.pings.push(data);
+      writes.push(`ping ${data[0]}`);
+    }) as never;
+    hub.add(ann);
+    hub.toSession('s1', 'all', question);
+    ann.link.onPong(ann.pings[0], Date.now());
+    const stop = startLinkProbes(hub, 2_000);
+    const tick = { type: 'timer_tick', questionId: 'q1', timeRemaining: 9, serverTime: 1, endsAt: 2 } as ServerMessage;
+    for (let second = 0; second < 6; second++) {
+      vi.advanceTimersByTime(1_000);
+      hub.toSession('s1', 'all', tick);
+    }
+    // Every probe right behind a tick (its frame, then the ping): the timer had none to send.
+    expect(writes.filter((w) => w === 'ping p').length).toBeGreaterThanOrEqual(1);
+    writes.forEach((w, i) => w === 'ping p' && expect(writes[i - 1]).toBe('frame'));
+    stop();
+  });
 });
