@@ -81,7 +81,8 @@ export async function setUpGame(
     questionIds.push(question.id);
   }
   // Auto-play off: after the intro slide the game holds, and the admin's Next drives each round.
-  const template = await call<{ id: string }>(baseUrl, '/api/admin/sessions', { title: 'Bench auditorium', autoRotate: false }, token);
+  // Room for the largest scenario (a session takes 2,000 players by default, DESIGN §15).
+  const template = await call<{ id: string }>(baseUrl, '/api/admin/sessions', { title: 'Bench auditorium', autoRotate: false, maxPlayers: 100_000 }, token);
   await call(baseUrl, `/api/admin/sessions/${template.id}/slides`, { slideType: 'intro' }, token);
   for (const questionId of questionIds) await call(baseUrl, `/api/admin/sessions/${template.id}/questions`, { questionId }, token);
   const sessionIds: string[] = new Array(sessions);
