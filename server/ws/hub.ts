@@ -11,6 +11,7 @@ import { type ClientRole, MAX_CLIENT_MESSAGE_BURST, type ServerMessage } from '.
 import type { BroadcastTarget } from '../engine/index.js';
 import type { Broadcaster } from '../rooms/index.js';
 import { LinkDelay } from './link-delay.js';
+import { probeAlong } from './link-probe.js';
 
 export interface Client {
   /** The connection id the engine uses for replies. */
@@ -208,10 +209,11 @@ export class Hub implements Broadcaster {
     }
   }
 
-  /** Whether the session has a question open (the link probes' pace); null when this hub cannot tell. */
-  questionOpen(sessionId: string): boolean | null {
-    return this.sessions.get(sessionId)?.questionOpen ?? null;
+  /** The player sockets of sessions that may have a question open (not known to have none): the link probes' round. */
+  *playersInQuestions(): Generator<Client> {
+    for (const group of this.sessions.values()) if (group.questionOpen !== false) yield* group.players;
   }
+
 
   // A player's own messages go as strings (see `send`): no Buffer per answer_accepted or answer_result.
 
@@ -235,20 +237,9 @@ export class Hub implements Broadcaster {
     if (target === 'all' || target === 'audience' || target === 'displays' || target === 'screens') sent = sendAll(group.displays, frame) || sent;
     if (target === 'all' || target === 'audience' || target === 'players') {
       sent = sendAll(group.players, frame) || sent;
-      if (probe && this.probeIntervalMs > 0 && group.questionOpen !== false) this.probeAlong(group.players);
+      if (probe && this.probeIntervalMs > 0 && group.questionOpen !== false) probeAlong(group.players, this.probeIntervalMs);
     }
     return sent;
-  }
-
-  /**
-   * The link probes due (link-probe.ts) go right behind a broadcast the phones get anyway (a
-   * tick, every second of a question), in the same corked write: no write syscall of their own.
-   */
-  private probeAlong(players: Set<Client>): void {
-    const nowMs = Date.now();
-    for (const { link, socket } of players) {
-      if (link.probeSentAtMs === null && nowMs - link.lastProbeAtMs >= this.probeIntervalMs && socket.readyState === WebSocket.OPEN) socket.ping(link.probe(nowMs));
-    }
   }
 
   frameToPlayer(sessionId: string, playerId: string, frame: Buffer | string): boolean {

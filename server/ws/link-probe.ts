@@ -13,7 +13,18 @@
  * probe.
  */
 import WebSocket from 'ws';
-import type { Hub } from './hub.js';
+import type { LinkDelay } from './link-delay.js';
+
+/** A player socket with its link measurements (a hub.ts Client; structural, so hub.ts can import this file). */
+interface ProbedSocket {
+  readonly link: LinkDelay;
+  readonly socket: WebSocket;
+}
+
+/** The hub, as the probes see it. */
+interface ProbeTargets {
+  playersInQuestions(): Iterable<ProbedSocket>;
+}
 
 /** Each phone's round trip is sampled this often by default. */
 export const LINK_PROBE_INTERVAL_MS = 2_000;
@@ -26,19 +37,29 @@ const CHECKS_PER_INTERVAL = 4;
  */
 const OVERDUE_FACTOR = 1.5;
 
-export function startLinkProbes(hub: Hub, intervalMs: number): () => void {
+export function startLinkProbes(hub: ProbeTargets, intervalMs: number): () => void {
   if (intervalMs <= 0) return () => undefined;
   const dueMs = intervalMs * OVERDUE_FACTOR;
   const timer = setInterval(() => {
     const nowMs = Date.now();
-    for (const client of hub.all()) {
-      const { link, socket } = client;
-      if (client.role !== 'player' || link.probeSentAtMs !== null || nowMs - link.lastProbeAtMs < dueMs) continue;
-      // Unknown (a relaying instance in multi-instance mode) counts as open: a question might be.
-      if (hub.questionOpen(client.sessionId) === false) continue;
+    // Sessions between questions are skipped whole (an idle instance loops over nothing); an
+    // unknown state (a relaying instance in multi-instance mode) counts as open.
+    for (const { link, socket } of hub.playersInQuestions()) {
+      if (link.probeSentAtMs !== null || nowMs - link.lastProbeAtMs < dueMs) continue;
       if (socket.readyState === WebSocket.OPEN) socket.ping(link.probe(nowMs));
     }
   }, intervalMs / CHECKS_PER_INTERVAL);
   timer.unref();
   return () => clearInterval(timer);
+}
+
+/**
+ * The probes due go right behind a broadcast the phones get anyway (a tick, every second of a
+ * question): their sockets are corked (hub.ts), so each ping leaves in the same write.
+ */
+export function probeAlong(players: Iterable<ProbedSocket>, intervalMs: number): void {
+  const nowMs = Date.now();
+  for (const { link, socket } of players) {
+    if (link.probeSentAtMs === null && nowMs - link.lastProbeAtMs >= intervalMs && socket.readyState === WebSocket.OPEN) socket.ping(link.probe(nowMs));
+  }
 }
