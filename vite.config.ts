@@ -9,7 +9,7 @@ const backend = 'http://localhost:3000';
 export default defineConfig({
   root: 'web',
   plugins: [react(), tailwindcss()],
-  // The server puts a fresh nonce in place of this for each page load (server/http/csp.ts).
+  // The server puts a fresh nonce in place of this for each page load (server/transport/http/csp.ts).
   html: { cspNonce: 'MARQUEE_CSP_NONCE' },
   build: {
     outDir: '../dist/web',

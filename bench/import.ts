@@ -4,7 +4,7 @@
  * database. Prints the dry run's and the import's wall-clock times; the target is 5,000 in < 5 s.
  */
 import { performance } from 'node:perf_hooks';
-import { questionsToCsv } from '../server/questions/csv-format.js';
+import { questionsToCsv } from '../server/domain/questions/csv-format.js';
 import { startTestServer } from '../server/testing/server.js';
 
 const TARGET_MS = 5000;

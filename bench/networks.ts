@@ -12,7 +12,7 @@ import { performance } from 'node:perf_hooks';
 import WebSocket from 'ws';
 import type { ServerMessage } from '../protocol/index.js';
 import { AnswerSender } from '../web/player/answer-sender.js';
-import { pointsForCorrectAnswer } from '../server/engine/scoring.js';
+import { pointsForCorrectAnswer } from '../server/game/engine/scoring.js';
 import { PROFILES, ShapedLink, type NetworkProfile } from './shaper.js';
 import { distribution, round, type Distribution } from './stats.js';
 import { sleep } from './wait.js';

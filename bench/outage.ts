@@ -18,7 +18,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { pointsForCorrectAnswer } from '../server/engine/scoring.js';
+import { pointsForCorrectAnswer } from '../server/game/engine/scoring.js';
 import { CuttableProxy } from '../server/testing/cuttable-proxy.js';
 import { mountSmallDisk } from '../server/testing/small-disk.js';
 import { CORRECT_INDEX, registerPlayers, setUpGame } from './api.js';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
-import { smallMp4, tinyPng } from '../server/media/testing/fixtures.js';
+import { smallMp4, tinyPng } from '../server/domain/media/testing/fixtures.js';
 import { openDashboard, startWebHarness, type WebHarness } from './support/app.js';
 import { alertDialog, dialog, expectToast, openTab, waitGone } from './support/ui.js';
 

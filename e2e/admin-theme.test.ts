@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { tinyPng } from '../server/media/testing/fixtures.js';
+import { tinyPng } from '../server/domain/media/testing/fixtures.js';
 import { openDashboard, startWebHarness, type WebHarness } from './support/app.js';
 import { dialog, expectToast, sessionCard, waitGone } from './support/ui.js';
 

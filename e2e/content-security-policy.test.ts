@@ -1,13 +1,13 @@
 /**
- * The web app under its Content-Security-Policy (server/http/csp.ts): every screen — the admin
+ * The web app under its Content-Security-Policy (server/transport/http/csp.ts): every screen — the admin
  * login and each dashboard tab with its dialogs and uploader, an auditorium's screen, the big
  * screen through a show with media and themed images, a phone joining and answering — runs without the browser reporting a
  * single violation.
  */
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startS3TestServer, type S3TestServer } from '../server/media/testing/s3-server.js';
-import { tinyPng } from '../server/media/testing/fixtures.js';
+import { startS3TestServer, type S3TestServer } from '../server/domain/media/testing/s3-server.js';
+import { tinyPng } from '../server/domain/media/testing/fixtures.js';
 import { openDashboard } from './support/app.js';
 import { dialog, expectToast, openTab } from './support/ui.js';
 import { joinThroughForm, startGameHarness, type GameHarness } from './game-support.js';

@@ -1,7 +1,7 @@
 import WebSocket from 'ws';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_QUESTIONS, DEMO_TITLE } from '../server/demo/demo-content.js';
+import { DEMO_QUESTIONS, DEMO_TITLE } from '../server/domain/demo/demo-content.js';
 import { openDashboard } from './support/app.js';
 import { joinThroughForm, startGameHarness, type GameHarness } from './game-support.js';
 

@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { JoinLinks } from '../server/sessions/join-links.js';
+import { JoinLinks } from '../server/domain/sessions/join-links.js';
 import { shot, startGameHarness, type GameHarness } from './game-support.js';
 import { loginThroughUi } from './support/app.js';
 

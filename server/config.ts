@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { parseTrustProxy, type TrustProxy } from './trust-proxy.js';
-import { parseRegistrationLimit, type RegistrationLimit } from './players/rate-limit.js';
+import { parseRegistrationLimit, type RegistrationLimit } from './domain/players/rate-limit.js';
 
 /**
  * The one validated configuration object, built from the environment (DESIGN §1).

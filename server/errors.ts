@@ -1,7 +1,7 @@
 /**
  * The refusals a domain rule can make, named by kind rather than by HTTP status: the domain
  * (sessions, questions, media, players, ...) sits below the transports and must not know them.
- * server/http/errors.ts maps each kind to its status; `extra` fields are sent beside the message.
+ * server/transport/http/errors.ts maps each kind to its status; `extra` fields are sent beside the message.
  */
 export type DomainErrorKind =
   | 'invalid'

@@ -16,34 +16,34 @@ const config = require('../.dependency-cruiser.cjs') as { forbidden: IForbiddenR
 const CLEAN: Record<string, string> = {
   'protocol/index.ts': 'export type Message = { type: string };\n',
   'server/errors.ts': 'export class DomainError extends Error {}\n',
-  'server/engine/reduce.ts': "import type { Message } from '../../protocol/index.js';\nexport const reduce = (m: Message) => m;\n",
-  'server/rooms/room.ts': "import { reduce } from '../engine/reduce.js';\nexport const room = reduce;\n",
+  'server/game/engine/reduce.ts': "import type { Message } from '../../protocol/index.js';\nexport const reduce = (m: Message) => m;\n",
+  'server/game/rooms/room.ts': "import { reduce } from '../engine/reduce.js';\nexport const room = reduce;\n",
   'server/storage/sessions.ts': "import type { Message } from '../../protocol/index.js';\nexport const rows: Message[] = [];\n",
-  'server/sessions/lifecycle.ts':
+  'server/domain/sessions/lifecycle.ts':
     "import { DomainError } from '../errors.js';\nimport { rows } from '../storage/sessions.js';\nexport const start = () => { if (!rows) throw new DomainError(); };\n",
-  'server/http/errors.ts': "import { DomainError } from '../errors.js';\nexport const statusOf = (e: DomainError) => (e ? 400 : 500);\n",
-  'server/http/sessions.ts': "import { start } from '../sessions/lifecycle.js';\nimport { room } from '../rooms/room.js';\nexport const route = [start, room];\n",
-  'server/ws/testing/client.ts': "import type { Message } from '../../../protocol/index.js';\nexport const sent: Message[] = [];\n",
-  'server/ws/game.test.ts': "import { sent } from './testing/client.js';\nimport { route } from '../http/sessions.js';\nexport const t = [sent, route];\n",
+  'server/transport/http/errors.ts': "import { DomainError } from '../errors.js';\nexport const statusOf = (e: DomainError) => (e ? 400 : 500);\n",
+  'server/transport/http/sessions.ts': "import { start } from '../sessions/lifecycle.js';\nimport { room } from '../rooms/room.js';\nexport const route = [start, room];\n",
+  'server/transport/ws/testing/client.ts': "import type { Message } from '../../../protocol/index.js';\nexport const sent: Message[] = [];\n",
+  'server/transport/ws/game.test.ts': "import { sent } from './testing/client.js';\nimport { route } from '../http/sessions.js';\nexport const t = [sent, route];\n",
   'web/player/App.tsx': "import type { Message } from '../../protocol/index.js';\nexport const last: Message | null = null;\n",
 };
 
 /** Each wrong-way import, the file that makes it, and the rule that must name it. */
 const WRONG: { rule: string; file: string; source: string; alsoWrites?: Record<string, string> }[] = [
-  { rule: 'engine-is-pure', file: 'server/engine/clock.ts', source: "import fs from 'node:fs';\nexport const f = fs;\n" },
-  { rule: 'engine-no-io-packages', file: 'server/engine/persist.ts', source: "import { sql } from 'kysely';\nexport const q = sql;\n" },
-  { rule: 'engine-stays-in-engine', file: 'server/engine/load.ts', source: "import { rows } from '../storage/sessions.js';\nexport const r = rows;\n" },
+  { rule: 'engine-is-pure', file: 'server/game/engine/clock.ts', source: "import fs from 'node:fs';\nexport const f = fs;\n" },
+  { rule: 'engine-no-io-packages', file: 'server/game/engine/persist.ts', source: "import { sql } from 'kysely';\nexport const q = sql;\n" },
+  { rule: 'engine-stays-in-engine', file: 'server/game/engine/load.ts', source: "import { rows } from '../storage/sessions.js';\nexport const r = rows;\n" },
   { rule: 'storage-below-game-and-transport', file: 'server/storage/live.ts', source: "import { room } from '../rooms/room.js';\nexport const r = room;\n" },
-  { rule: 'domain-below-transport', file: 'server/sessions/status.ts', source: "import { statusOf } from '../http/errors.js';\nexport const s = statusOf;\n" },
-  { rule: 'game-below-transport', file: 'server/rooms/push.ts', source: "import { route } from '../http/sessions.js';\nexport const r = route;\n" },
-  { rule: 'no-test-helpers-in-production', file: 'server/ws/hub.ts', source: "import { sent } from './testing/client.js';\nexport const s = sent;\n" },
+  { rule: 'domain-below-transport', file: 'server/domain/sessions/status.ts', source: "import { statusOf } from '../http/errors.js';\nexport const s = statusOf;\n" },
+  { rule: 'game-below-transport', file: 'server/game/rooms/push.ts', source: "import { route } from '../http/sessions.js';\nexport const r = route;\n" },
+  { rule: 'no-test-helpers-in-production', file: 'server/transport/ws/hub.ts', source: "import { sent } from './testing/client.js';\nexport const s = sent;\n" },
   { rule: 'web-sees-only-protocol', file: 'web/player/limits.ts', source: "import { DomainError } from '../../server/errors.js';\nexport const e = DomainError;\n" },
   { rule: 'protocol-is-the-bottom', file: 'protocol/views.ts', source: "import { last } from '../web/player/App.tsx';\nexport const v = last;\n" },
   {
     rule: 'no-circular',
-    file: 'server/rooms/a.ts',
+    file: 'server/game/rooms/a.ts',
     source: "import type { B } from './b.js';\nexport type A = { b?: B };\n",
-    alsoWrites: { 'server/rooms/b.ts': "import type { A } from './a.js';\nexport type B = { a?: A };\n" },
+    alsoWrites: { 'server/game/rooms/b.ts': "import type { A } from './a.js';\nexport type B = { a?: A };\n" },
   },
 ];
 

@@ -5,7 +5,7 @@ import { App } from './App';
 import './styles.css';
 
 // Radix's dialogs add a <style> to lock page scroll; the page's Content-Security-Policy admits it
-// by this nonce (server/http/csp.ts). Browsers expose a nonce only through the property.
+// by this nonce (server/transport/http/csp.ts). Browsers expose a nonce only through the property.
 const nonce = document.querySelector<HTMLMetaElement>('meta[property="csp-nonce"]')?.nonce;
 if (nonce) setNonce(nonce);
 

@@ -10,11 +10,11 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config.js';
-import { MediaClient } from '../media/testing/client.js';
-import { sha256, tinyPng } from '../media/testing/fixtures.js';
-import { FakeClock } from '../rooms/fake-clock.js';
+import { MediaClient } from '../domain/media/testing/client.js';
+import { sha256, tinyPng } from '../domain/media/testing/fixtures.js';
+import { FakeClock } from '../game/rooms/fake-clock.js';
 import { TEST_DATABASE_URL, type TestDatabase } from '../testing/databases.js';
-import { createGame, player, startGameServer } from '../ws/testing/setup.js';
+import { createGame, player, startGameServer } from '../transport/ws/testing/setup.js';
 import { BackupError, MANIFEST_FILE, backup } from './backup.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..', '..');

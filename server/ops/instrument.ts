@@ -4,8 +4,8 @@
  * and whole write batches are measured; sends to single players and sockets are not.
  */
 import { performance } from 'node:perf_hooks';
-import type { Broadcaster } from '../rooms/broadcaster.js';
-import type { CommitBatch, RoomStorage } from '../rooms/storage.js';
+import type { Broadcaster } from '../game/rooms/broadcaster.js';
+import type { CommitBatch, RoomStorage } from '../game/rooms/storage.js';
 import type { Metrics } from './metrics.js';
 
 const secondsSince = (startMs: number) => (performance.now() - startMs) / 1000;

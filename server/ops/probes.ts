@@ -6,7 +6,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { Redis } from 'ioredis';
 import { sql } from 'kysely';
-import type { MediaStore } from '../media/store.js';
+import type { MediaStore } from '../domain/media/store.js';
 import type { Store } from '../storage/store.js';
 import type { ReadinessProbe } from './readiness.js';
 

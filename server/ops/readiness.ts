@@ -8,7 +8,7 @@
  * a short, fixed reason ("timeout", "connection refused"); the full error goes to the log, once
  * per change of state.
  */
-import type { RoomLog } from '../rooms/broadcaster.js';
+import type { RoomLog } from '../game/rooms/broadcaster.js';
 import { storageFaultCause } from '../storage/faults.js';
 
 /** The checks DESIGN §12 names, in the order they are reported. */

@@ -68,7 +68,7 @@ export interface SessionTable {
   live_state: string | null;
   /** The prize draw's settings (JSON { enabled, prize, consentText }); null: no draw. */
   prize_draw: ColumnType<string | null, string | null | undefined, string | null>;
-  /** Fencing epoch of the session's owner in multi-instance mode (server/cluster/fence.ts). */
+  /** Fencing epoch of the session's owner in multi-instance mode (server/transport/cluster/fence.ts). */
   owner_epoch: ColumnType<number, number | undefined, number>;
   /** Registrations allowed (DESIGN §15). */
   max_players: ColumnType<number, number | undefined, number>;

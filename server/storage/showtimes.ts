@@ -3,7 +3,7 @@ import type { Kysely, Selectable, Transaction } from 'kysely';
 import type { Auditorium } from './auditoriums.js';
 import type { Database, ShowtimeTable } from './schema.js';
 import { newId, nowIso } from './util.js';
-import { preShowWindow, type PlanShowtime } from '../showtimes/plan.js';
+import { preShowWindow, type PlanShowtime } from '../domain/showtimes/plan.js';
 
 export type { Showtime };
 type Db = Kysely<Database> | Transaction<Database>;

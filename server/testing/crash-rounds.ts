@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { SQLite } from '../storage/sqlite-driver.js';
-import { createGame, type Game } from '../ws/testing/setup.js';
+import { createGame, type Game } from '../transport/ws/testing/setup.js';
 import { TestApi } from './api.js';
 import { adminToken, type ChildServer, freePort, startChildServer } from './child-server.js';
 import type { TestDatabase } from './databases.js';

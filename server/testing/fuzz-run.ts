@@ -2,10 +2,10 @@
  * One full fuzz run on a fresh server (SQLite or PostgreSQL): a live session with an open question
  * and registered players, a draft session with items, then the WebSocket fuzz, then the HTTP fuzz,
  * then the checks that the server is still up and serving. Shared by the test suite
- * (server/http/fuzz.test.ts) and `npm run fuzz` (server/testing/fuzz-cli.ts).
+ * (server/transport/http/fuzz.test.ts) and `npm run fuzz` (server/testing/fuzz-cli.ts).
  */
-import { FakeClock } from '../rooms/fake-clock.js';
-import { admin, createGame, display, player, startGameServer } from '../ws/testing/setup.js';
+import { FakeClock } from '../game/rooms/fake-clock.js';
+import { admin, createGame, display, player, startGameServer } from '../transport/ws/testing/setup.js';
 import type { TestDialect } from './databases.js';
 import { type Failure, type HttpFuzzReport, type WsFuzzReport, apiStateReader, fuzzHttp, fuzzWebSocket, operationsOf } from './fuzz.js';
 

@@ -18,7 +18,7 @@
 import net from 'node:net';
 import WebSocket from 'ws';
 import { CLOSE_CODES, MAX_CLIENT_FRAME_BYTES } from '../../protocol/index.js';
-import { ADMIN_COOKIE } from '../auth/admin-auth.js';
+import { ADMIN_COOKIE } from '../domain/auth/admin-auth.js';
 
 // ---------------------------------------------------------------------------------------------
 // Seeded randomness

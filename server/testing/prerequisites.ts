@@ -8,7 +8,7 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import { CHROMIUM_PATH } from '../../e2e/support/browser.js';
-import { NGINX_BINARY } from '../cluster/testing/nginx.js';
+import { NGINX_BINARY } from '../transport/cluster/testing/nginx.js';
 import { TEST_DATABASE_URL, checkPostgres } from './databases.js';
 import { TEST_REDIS_URL, checkRedis } from './redis.js';
 

@@ -1,0 +1,196 @@
+import { addPlayer } from '../../testing/players.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { LiveSnapshot } from '../engine/index.js';
+import { createTestDatabase, DIALECTS, type TestDatabase } from '../../testing/databases.js';
+import { openStore, type Store } from '../../storage/store.js';
+import { DbRoomStorage } from './db-storage.js';
+
+const T0 = Date.parse('2030-01-01T20:00:00.000Z');
+
+const snapshot: LiveSnapshot = {
+  version: 1,
+  itemIndex: 0,
+  itemId: 'item',
+  phase: 'reveal',
+  phaseStartedAtMs: T0,
+  phaseEndsAtMs: T0 + 5_000,
+  asking: 1,
+  autoRotate: false,
+  mediaItemCount: null,
+};
+
+describe.each(DIALECTS)('DbRoomStorage on %s', (dialect) => {
+  let database: TestDatabase;
+  let store: Store;
+  let storage: DbRoomStorage;
+
+  beforeAll(async () => {
+    database = await createTestDatabase(dialect);
+    store = await openStore({ databaseUrl: database.databaseUrl, dataDir: database.dataDir, pgSchema: database.pgSchema });
+    storage = new DbRoomStorage(store);
+  });
+  afterAll(async () => {
+    await store?.close();
+    await database?.drop();
+  });
+
+  async function liveSession(title: string) {
+    const session = await store.sessions.create(
+      { title, auditoriumId: null, startsAt: null, autoRotate: true, mediaItemsPerTransition: 2, returnMessage: null },
+      'draft',
+    );
+    await store.sessions.transition(session.id, ['draft'], 'live');
+    return session.id;
+  }
+
+  const question = (text: string, mediaId: string | null = null) =>
+    store.questions.create({ text, choices: ['a', 'b', 'c', 'd'], correctIndex: 2, points: 50, timeLimitSeconds: 15, categories: ['x'], mediaId });
+
+  it('loads the program in order, with full questions, their media and the session’s media', async () => {
+    const sessionId = await liveSession('Program');
+    const poster = await store.media.create({ filePath: '/media/poster', phoneFilePath: null, fileType: 'image', duration: 4, promotionalLink: null });
+    const trailer = await store.media.create({ filePath: '/media/trailer', phoneFilePath: '/media/trailer-m', fileType: 'video', duration: 9, promotionalLink: 'https://example.com' });
+    const q = await question('With a picture?', poster.id);
+    await store.items.append(sessionId, { item_type: 'slide', question_id: null, slide_type: 'join', slide_data: JSON.stringify({ text: 'Scan!' }), media_item_count: null });
+    await store.items.append(sessionId, { item_type: 'question', question_id: q.id, slide_type: null, slide_data: null, media_item_count: null });
+    await store.items.append(sessionId, { item_type: 'media_block', question_id: null, slide_type: null, slide_data: null, media_item_count: 3 });
+    await store.media.assign(sessionId, trailer.id);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    await store.media.assign(sessionId, poster.id);
+
+    const session = (await storage.loadSession(sessionId))!;
+    expect(session).toMatchObject({ status: 'live', autoRotate: true, mediaItemsPerTransition: 2, live: null });
+    const program = await storage.loadProgram(session);
+    expect(program.items.map((i) => i.itemType)).toEqual(['slide', 'question', 'media_block']);
+    expect(program.items[0]).toMatchObject({ slideType: 'join', slideData: { text: 'Scan!' } });
+    expect(program.items[1]).toMatchObject({
+      question: { id: q.id, correctIndex: 2, points: 50, timeLimitSeconds: 15, media: { id: poster.id, filePath: '/media/poster', duration: 4 } },
+    });
+    expect(program.items[2]).toMatchObject({ mediaItemCount: 3 });
+    expect(program.media.map((m) => m.id)).toEqual([trailer.id, poster.id]);
+    expect(program.media[0]).toEqual({
+      id: trailer.id, filePath: '/media/trailer', phoneFilePath: '/media/trailer-m', fileType: 'video', duration: 9, promotionalLink: 'https://example.com',
+    });
+  });
+
+  it('stores answers once per asking, dropping rows whose player is gone, and reads them back with names', async () => {
+    const sessionId = await liveSession('Answers');
+    const q = await question('Gone?');
+    const ann = await addPlayer(store, 'Ann', 'ann@example.com', 'hash-ann');
+    const answer = (playerId: string, selectedIndex: number) => ({
+      sessionId,
+      playerId,
+      asking: 1,
+      answer: { questionId: q.id, selectedIndex, isCorrect: selectedIndex === 2, pointsEarned: selectedIndex === 2 ? 40 : 0, elapsedMs: 1234, answeredAtMs: T0 + 1234 },
+    });
+    await storage.commit({ sessionId, answers: [answer(ann.id, 2), answer('deleted-player', 1)], scores: [] });
+    await storage.commit({ sessionId, answers: [answer(ann.id, 0)], scores: [] }); // a retried or duplicate write keeps the first
+    expect(await storage.loadAnswers(sessionId, 1)).toEqual([
+      { playerId: ann.id, name: 'Ann', asking: 1, questionId: q.id, selectedIndex: 2, isCorrect: true, pointsEarned: 40, elapsedMs: 1234, answeredAtMs: T0 + 1234 },
+    ]);
+    expect(await storage.loadAnswers(sessionId, 2)).toEqual([]);
+  });
+
+  it('stores nothing of a batch that fails: answers, scores and snapshot are one transaction', async () => {
+    const sessionId = await liveSession('All or nothing');
+    const q = await question('Atomic?');
+    const ann = await addPlayer(store, 'Ann', 'ann-atomic@example.com', 'hash-ann-atomic');
+    const bob = await addPlayer(store, 'Bob', 'bob-atomic@example.com', 'hash-bob-atomic');
+    const answer = (playerId: string, selectedIndex: number) => ({
+      sessionId,
+      playerId,
+      asking: 1,
+      answer: { questionId: q.id, selectedIndex, isCorrect: false, pointsEarned: 0, elapsedMs: 1000, answeredAtMs: T0 + 1000 },
+    });
+    // Bob's row breaks a CHECK constraint (not a vanished row, so no filtered retry): Ann's row and
+    // the scores written before it in the same transaction must not stay behind.
+    await expect(
+      storage.commit({ sessionId, answers: [answer(ann.id, 1), answer(bob.id, 7)], scores: [{ playerId: ann.id, pointsTotal: 10, reachedAtMs: T0 }], snapshot: { live: snapshot, currentQuestionIndex: 4 } }),
+    ).rejects.toThrow();
+    expect(await storage.loadAnswers(sessionId, 1)).toEqual([]);
+    expect(await storage.loadScores(sessionId)).toEqual([]);
+    expect((await storage.loadSession(sessionId))?.live).toBeNull();
+  });
+
+  it('commits answers, scores, snapshot (with its roster) and auto-play together; never revives a stopped session', async () => {
+    const sessionId = await liveSession('Commit');
+    const bob = await addPlayer(store, 'Bob', 'bob@example.com', 'hash-bob');
+    const q = await question('Together?');
+    const answer = { questionId: q.id, selectedIndex: 1, isCorrect: true, pointsEarned: 70, elapsedMs: 3000, answeredAtMs: T0 };
+    await storage.commit({
+      sessionId,
+      answers: [{ sessionId, playerId: bob.id, asking: 1, answer }],
+      scores: [{ playerId: bob.id, pointsTotal: 70, reachedAtMs: T0 }, { playerId: 'deleted-player', pointsTotal: 5, reachedAtMs: T0 }],
+      snapshot: { live: { ...snapshot, roster: [bob.id, 'gone'] }, currentQuestionIndex: 2 },
+      autoRotate: false,
+    });
+    expect(await storage.loadScores(sessionId)).toEqual([{ playerId: bob.id, name: 'Bob', pointsTotal: 70, reachedAtMs: T0 }]);
+    expect(await storage.loadAnswers(sessionId, 1)).toEqual([{ playerId: bob.id, name: 'Bob', asking: 1, ...answer }]);
+    expect((await storage.loadSession(sessionId))!.live).toEqual({ ...snapshot, roster: [bob.id, 'gone'] });
+    expect(await store.sessions.get(sessionId)).toMatchObject({ autoRotate: false, currentQuestionIndex: 2 });
+
+    // Stopped meanwhile: a late snapshot is not written over the finished session.
+    await store.sessions.transition(sessionId, ['live'], 'finished');
+    await storage.commit({ sessionId, answers: [], scores: [], snapshot: { live: { ...snapshot, asking: 9 }, currentQuestionIndex: 3 } });
+    expect(await store.sessions.getLiveState(sessionId)).toBeNull();
+    // The runner's own final write (nothing to resume) still records the position.
+    await storage.commit({ sessionId, answers: [], scores: [], snapshot: { live: null, currentQuestionIndex: 1 } });
+    expect(await store.sessions.get(sessionId)).toMatchObject({ status: 'finished', currentQuestionIndex: 1 });
+    expect(await storage.listLiveSessionIds()).not.toContain(sessionId);
+  });
+
+  it('keeps an open question’s answers readable everywhere, and settles them into answers at the next quiet step', async () => {
+    const sessionId = await liveSession('Answer log');
+    const q = await question('Logged?');
+    const cleo = await addPlayer(store, 'Cleo', 'cleo@example.com', 'hash-cleo');
+    const dev = await addPlayer(store, 'Dev', 'dev@example.com', 'hash-dev');
+    const answer = (playerId: string, selectedIndex: number, atMs: number) => ({
+      sessionId,
+      playerId,
+      asking: 1,
+      answer: { questionId: q.id, selectedIndex, isCorrect: selectedIndex === 2, pointsEarned: selectedIndex === 2 ? 40 : 0, elapsedMs: atMs - T0, answeredAtMs: atMs },
+    });
+    const inAnswersTable = async () =>
+      (await store.db.selectFrom('answers').select(['player_id', 'selected_index']).where('session_id', '=', sessionId).orderBy('player_id').execute()).map((r) => [r.player_id, r.selected_index]);
+    // Answers arriving during the question (each batch its own commit); Dev's second one is a duplicate.
+    await storage.commit({ sessionId, answers: [answer(cleo.id, 2, T0 + 900)], scores: [] });
+    await storage.commit({ sessionId, answers: [answer(dev.id, 1, T0 + 1200)], scores: [] });
+    await storage.commit({ sessionId, answers: [answer(dev.id, 3, T0 + 500)], scores: [] });
+    const expected = [
+      { playerId: cleo.id, name: 'Cleo', asking: 1, questionId: q.id, selectedIndex: 2, isCorrect: true, pointsEarned: 40, elapsedMs: 900, answeredAtMs: T0 + 900 },
+      { playerId: dev.id, name: 'Dev', asking: 1, questionId: q.id, selectedIndex: 1, isCorrect: false, pointsEarned: 0, elapsedMs: 1200, answeredAtMs: T0 + 1200 },
+    ];
+    const byPlayer = (rows: { playerId: string }[]) => [...rows].sort((a, b) => a.playerId.localeCompare(b.playerId));
+    // A resume (a crash with the question open) reads them: the first answer per player counts.
+    expect(byPlayer(await storage.loadAnswers(sessionId, 1))).toEqual(byPlayer(expected));
+    // On SQLite they wait in the log: `answers` is written only at the next step of the game.
+    if (dialect === 'sqlite') expect(await inAnswersTable()).toEqual([]);
+    // A resume reading while results settle the log at the same moment still sees every answer.
+    const [duringSettle] = await Promise.all([storage.loadAnswers(sessionId, 1), store.results.answerCounts(sessionId)]);
+    expect(byPlayer(duringSettle)).toEqual(byPlayer(expected));
+    // Settled by that read of the results; the answers now read from `answers`.
+    expect(await inAnswersTable()).toEqual([[cleo.id, 2], [dev.id, 1]].sort((a, b) => String(a[0]).localeCompare(String(b[0]))));
+    await storage.commit({ sessionId, answers: [answer(dev.id, 0, T0 + 1300)], scores: [] }); // a late duplicate: logged, not counted
+    // Results read them too (they settle the log first), with the open question counted.
+    expect(await store.results.answerCounts(sessionId)).toEqual(new Map([[cleo.id, { answered: 1, correct: 1 }], [dev.id, { answered: 1, correct: 0 }]]));
+
+    // The close (scores and snapshot) leaves the log alone: its results go out after this commit.
+    const logged = async () => (await store.db.selectFrom('answer_log').select('player_id').where('session_id', '=', sessionId).execute()).length;
+    await storage.commit({ sessionId, answers: [answer(cleo.id, 0, T0 + 100)], scores: [{ playerId: cleo.id, pointsTotal: 40, reachedAtMs: T0 + 900 }], snapshot: { live: snapshot, currentQuestionIndex: 0 } });
+    if (dialect === 'sqlite') expect(await logged()).toBe(1); // Cleo's late duplicate
+    expect(byPlayer(await storage.loadAnswers(sessionId, 1))).toEqual(byPlayer(expected));
+    // A question's start (an asking) leaves it too.
+    await storage.commit({ sessionId, answers: [], scores: [], askings: [{ asking: 2, questionId: q.id, askedAtMs: T0 + 9000 }], snapshot: { live: snapshot, currentQuestionIndex: 0 } });
+    if (dialect === 'sqlite') expect(await logged()).toBe(1);
+    // The next quiet step (the reveal ending): everything is in `answers`, the first answer per player kept.
+    await storage.commit({ sessionId, answers: [], scores: [], snapshot: { live: snapshot, currentQuestionIndex: 0 } });
+    expect(await inAnswersTable()).toEqual([[cleo.id, 2], [dev.id, 1]].sort((a, b) => String(a[0]).localeCompare(String(b[0]))));
+    expect(await logged()).toBe(0);
+    expect(byPlayer(await storage.loadAnswers(sessionId, 1))).toEqual(byPlayer(expected));
+
+    // A restart of the session clears both.
+    await storage.commit({ sessionId, answers: [answer(dev.id, 2, T0 + 50)], scores: [] });
+    await store.db.transaction().execute((trx) => store.scores.clearSession(trx, sessionId));
+    expect(await storage.loadAnswers(sessionId, 1)).toEqual([]);
+  });
+});

@@ -1,4 +1,0 @@
-import { describe } from 'vitest';
-import { fuzzSuite } from '../testing/fuzz-suite.js';
-
-describe('fuzzing the API and the socket on SQLite', () => fuzzSuite('sqlite', 20261123));

@@ -1,0 +1,213 @@
+/**
+ * The sockets' side of the multi-instance mode, on every instance (the owner's included): a
+ * RoomPort per session that sends the socket's messages to the owner's inbox stream, and the
+ * subscriptions (the session's channel for broadcasts, this instance's own channel for frames to
+ * one player or one socket, relay.ts) that write the owner's frames to this instance's sockets,
+ * as they are.
+ *
+ * A socket joins when its first session_state comes back from the owner: that frame and the
+ * broadcasts travel on the same channel in order, so the socket misses no broadcast after it and
+ * gets none from before. When a new owner announces itself (failover, Redis back), every socket
+ * here is announced to it again and gets a fresh session_state.
+ */
+import type { Redis } from 'ioredis';
+import type { EngineEvent } from '../../game/engine/index.js';
+import type { RoomDirectory, RoomLog, RoomMember, RoomPort } from '../../game/rooms/index.js';
+import type { Store } from '../../storage/store.js';
+import type { Hub } from '../ws/hub.js';
+import { type InboxEntry, type OutboxHeader, decodeOutbox, globalConnectionId } from './envelope.js';
+import type { ClusterKeys } from './keys.js';
+import { ClusterOwner } from './owner.js';
+
+/** How long a socket waits for the owner's first session_state before it is asked to reconnect. */
+const JOIN_TIMEOUT_MS = 15_000;
+
+interface Joining {
+  join: (initial: Buffer) => void;
+  done: (err?: Error) => void;
+}
+
+interface SessionSockets {
+  ports: number;
+  /** Sockets here, joined or joining, by cluster-wide connection id. */
+  members: Map<string, RoomMember>;
+  joining: Map<string, Joining>;
+  /** Highest owner epoch seen: frames of an older owner are dropped. */
+  epoch: number;
+  subscribed: Promise<unknown>;
+}
+
+export interface EdgeDeps {
+  instanceId: string;
+  keys: ClusterKeys;
+  redis: Redis;
+  subscriber: Redis;
+  hub: Hub;
+  store: Store;
+  log: RoomLog;
+  /** Asks this instance to take the session's lease if it is free. */
+  claim(sessionId: string): void;
+  /** Counts each frame received from an owner: `used` when a socket here was among its targets. */
+  countFrame?(kind: RelayFrameKind, used: boolean): void;
+  /** Now in Redis's clock (undefined until measured): client messages are stamped with it on arrival. */
+  redisNow?(): number | undefined;
+}
+
+/** What a relayed frame was for (the metric's label). */
+export type RelayFrameKind = 'broadcast' | 'player' | 'connection' | 'owner';
+
+const FRAME_KINDS: Record<OutboxHeader['k'], RelayFrameKind> = {
+  all: 'broadcast',
+  audience: 'broadcast',
+  players: 'broadcast',
+  displays: 'broadcast',
+  admins: 'broadcast',
+  screens: 'broadcast',
+  player: 'player',
+  conn: 'connection',
+  owner: 'owner',
+};
+
+export class EdgeRooms implements RoomDirectory {
+  private readonly sessions = new Map<string, SessionSockets>();
+  private readonly ownChannel: string;
+  /** This instance's channel, subscribed once (ioredis subscribes again after a reconnect). */
+  private readonly ownSubscribed: Promise<unknown>;
+  /** Shutting down: sockets closing now say nothing more (the instance's absence says it). */
+  closing = false;
+
+  constructor(private readonly deps: EdgeDeps) {
+    deps.subscriber.on('messageBuffer', (channel: Buffer, message: Buffer) => this.onFrame(channel.toString(), message));
+    this.ownChannel = deps.keys.instanceChannel(deps.instanceId);
+    this.ownSubscribed = deps.subscriber.subscribe(this.ownChannel);
+    this.ownSubscribed.catch((err) => deps.log.error({ err }, "cluster: subscribing to this instance's channel failed"));
+  }
+
+  /** Sessions with sockets here (they need an owner somewhere). */
+  sessionIds(): IterableIterator<string> {
+    return this.sessions.keys();
+  }
+
+  async acquire(sessionId: string): Promise<RoomPort | null> {
+    // Looked up for the session's first socket here only: the socket's own checks found it just
+    // before, and a reconnect storm (the phones of a dead instance) should not cost one query more
+    // per phone in the database pool the takeover of their game needs too.
+    if (!this.sessions.has(sessionId) && !(await this.deps.store.sessions.get(sessionId))) return null;
+    let group = this.sessions.get(sessionId);
+    if (!group) {
+      group = {
+        ports: 0,
+        members: new Map(),
+        joining: new Map(),
+        epoch: 0,
+        subscribed: this.deps.subscriber.subscribe(this.deps.keys.outbox(sessionId)),
+      };
+      this.sessions.set(sessionId, group);
+    }
+    group.ports++;
+    // Replies to the socket come on this instance's channel, broadcasts on the session's.
+    await Promise.all([group.subscribed, this.ownSubscribed]);
+    this.deps.claim(sessionId);
+    return this.port(sessionId, group);
+  }
+
+  private port(sessionId: string, group: SessionSockets): RoomPort {
+    const { instanceId } = this.deps;
+    const globalId = (local: string) => globalConnectionId(instanceId, local);
+    return {
+      sessionId,
+      connect: (member, join) =>
+        new Promise<void>((resolve, reject) => {
+          const c = globalId(member.connectionId);
+          const timer = setTimeout(() => done(new Error('no owner answered the join')), JOIN_TIMEOUT_MS);
+          timer.unref();
+          const done = (err?: Error) => {
+            clearTimeout(timer);
+            group.joining.delete(c);
+            if (err) reject(err);
+            else resolve();
+          };
+          group.joining.set(c, { join, done });
+          group.members.set(c, { ...member, connectionId: c });
+          this.send(sessionId, { k: 'connect', c, role: member.role, playerId: member.playerId, name: member.name });
+        }),
+      dispatch: (event: EngineEvent) => {
+        const relayed = 'connectionId' in event && event.connectionId ? { ...event, connectionId: globalId(event.connectionId) } : event;
+        this.send(sessionId, { k: 'event', event: relayed, t: this.deps.redisNow?.() });
+      },
+      disconnect: async (connectionId) => {
+        const c = globalId(connectionId);
+        group.members.delete(c);
+        group.joining.get(c)?.done(new Error('closed while joining'));
+        this.send(sessionId, { k: 'disconnect', c });
+      },
+      release: () => {
+        group.ports--;
+        if (group.ports > 0 || this.sessions.get(sessionId) !== group) return;
+        this.sessions.delete(sessionId);
+        this.deps.subscriber.unsubscribe(this.deps.keys.outbox(sessionId)).catch(() => undefined);
+      },
+    };
+  }
+
+  private send(sessionId: string, entry: InboxEntry): void {
+    if (this.closing) return;
+    this.deps.redis
+      .xadd(...ClusterOwner.inboxArgs(this.deps.keys, sessionId, entry))
+      .catch((err) => this.deps.log.warn({ err, sessionId }, 'cluster: relaying a client message failed'));
+  }
+
+  private onFrame(channel: string, raw: Buffer): void {
+    const prefix = this.deps.keys.outbox('');
+    const own = channel === this.ownChannel;
+    if (!own && !channel.startsWith(prefix)) return;
+    const decoded = decodeOutbox(raw);
+    if (!decoded) return;
+    const { header, frame } = decoded;
+    // Frames on this instance's own channel name their session in the header.
+    const sessionId = own ? ('s' in header ? header.s : undefined) : channel.slice(prefix.length);
+    const used = sessionId !== undefined && this.deliver(sessionId, header, frame);
+    this.deps.countFrame?.(FRAME_KINDS[header.k] ?? 'broadcast', used);
+  }
+
+  /** Writes an owner's frame to the sockets here it is for; false when there were none. */
+  private deliver(sessionId: string, header: OutboxHeader, frame: Buffer): boolean {
+    const group = this.sessions.get(sessionId);
+    if (!group) return false;
+    if (header.e < group.epoch) return false; // a deposed owner
+    group.epoch = header.e;
+    const { hub } = this.deps;
+    switch (header.k) {
+      case 'owner':
+        this.rejoinAll(sessionId);
+        return true;
+      case 'conn': {
+        const joining = group.joining.get(header.c);
+        if (joining) {
+          joining.join(frame);
+          joining.done();
+          return true;
+        }
+        const mine = `${this.deps.instanceId}/`;
+        return header.c.startsWith(mine) && hub.frameToConnection(header.c.slice(mine.length), frame);
+      }
+      case 'player':
+        return hub.frameToPlayer(sessionId, header.p, frame);
+      default:
+        return hub.frameToSession(sessionId, header.k, frame);
+    }
+  }
+
+  /** Every socket of a session (or of all sessions) announced to its owner again. */
+  rejoinAll(sessionId?: string): void {
+    const ids = sessionId ? [sessionId] : [...this.sessions.keys()];
+    for (const id of ids) {
+      const group = this.sessions.get(id);
+      if (!group) continue;
+      for (const m of group.members.values()) {
+        this.send(id, { k: 'connect', c: m.connectionId, role: m.role, playerId: m.playerId, name: m.name });
+      }
+      this.deps.claim(id);
+    }
+  }
+}

@@ -1,0 +1,119 @@
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import WebSocket, { WebSocketServer } from 'ws';
+import { ERROR_CODES, errorMessage, type ServerMessage } from '../../../protocol/index.js';
+import { type Client, Hub, newClient } from './hub.js';
+
+/** A socket stand-in that records what it was given. */
+function fakeClient(id: string, role: Client['role'], playerId: string | null = null, sessionId = 's1'): Client & { sent: unknown[] } {
+  const sent: unknown[] = [];
+  const socket = { readyState: WebSocket.OPEN, send: (data: unknown) => sent.push(data), ping: () => undefined } as unknown as WebSocket;
+  return { ...newClient(id, sessionId, role, playerId, socket, 0), sent };
+}
+
+const tick: ServerMessage = { type: 'timer_tick', questionId: 'q1', timeRemaining: 9, serverTime: 1, endsAt: 2 };
+
+describe('Hub fan-out', () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  it('serializes a broadcast once and hands the same buffer to every socket of the target', () => {
+    const hub = new Hub();
+    const admin = fakeClient('a', 'admin');
+    const displays = [fakeClient('d1', 'display'), fakeClient('d2', 'display')];
+    const players = [fakeClient('p1', 'player', 'ann'), fakeClient('p2', 'player', 'bob'), fakeClient('p3', 'player', 'cy')];
+    const elsewhere = fakeClient('x', 'display', null, 's2');
+    for (const c of [admin, ...displays, ...players, elsewhere]) hub.add(c);
+
+    const stringify = vi.spyOn(JSON, 'stringify');
+    hub.toSession('s1', 'audience', tick);
+    expect(stringify).toHaveBeenCalledTimes(1);
+    const frame = displays[0].sent[0];
+    expect(Buffer.isBuffer(frame)).toBe(true);
+    for (const c of [...displays, ...players]) {
+      expect(c.sent).toHaveLength(1);
+      expect(c.sent[0]).toBe(frame); // the very same Buffer, not an equal copy
+    }
+    expect(admin.sent).toEqual([]);
+    expect(elsewhere.sent).toEqual([]);
+    expect(JSON.parse(String(frame))).toEqual(tick);
+
+    hub.toSession('s1', 'admins', tick);
+    hub.toSession('s1', 'all', tick);
+    expect(admin.sent).toHaveLength(2);
+    expect(players[0].sent).toHaveLength(2);
+    expect(stringify).toHaveBeenCalledTimes(3);
+  });
+
+  it('reaches every socket of one player, and one connection by id', () => {
+    const hub = new Hub();
+    const phone = fakeClient('p1', 'player', 'ann');
+    const tablet = fakeClient('p2', 'player', 'ann');
+    const other = fakeClient('p3', 'player', 'bob');
+    for (const c of [phone, tablet, other]) hub.add(c);
+    hub.toPlayer('s1', 'ann', tick);
+    expect([phone.sent.length, tablet.sent.length, other.sent.length]).toEqual([1, 1, 0]);
+    hub.toConnection('s1', 'p3', tick);
+    expect(other.sent).toHaveLength(1);
+
+    hub.remove(phone);
+    hub.toPlayer('s1', 'ann', tick);
+    expect([phone.sent.length, tablet.sent.length]).toEqual([1, 2]);
+    expect(hub.countFor('s1')).toEqual({ admins: 0, displays: 0, players: 2 });
+  });
+
+  it('corks a socket for the rest of the step, so the frames of one step leave in one write', async () => {
+    const hub = new Hub();
+    const phone = fakeClient('p1', 'player', 'ann');
+    const writes: string[] = [];
+    const tcp = {
+      writableCorked: 0,
+      cork: () => void (tcp.writableCorked++, writes.push('cork')),
+      uncork: () => void (tcp.writableCorked--, writes.push('uncork')),
+    };
+    Object.assign(phone.socket, { _socket: tcp });
+    hub.add(phone);
+
+    // A question's end: the player's result, then the broadcasts.
+    hub.toPlayer('s1', 'ann', tick);
+    hub.toSession('s1', 'players', tick);
+    hub.toSession('s1', 'audience', tick);
+    expect(phone.sent).toHaveLength(3);
+    expect(writes).toEqual(['cork']);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(writes).toEqual(['cork', 'uncork']);
+    expect(tcp.writableCorked).toBe(0);
+
+    hub.toPlayer('s1', 'ann', tick); // the next step corks again
+    expect(writes).toEqual(['cork', 'uncork', 'cork']);
+  });
+
+  it('delivers a player’s own messages (handed to ws as strings) intact as text frames, non-ASCII too', async () => {
+    const wss = new WebSocketServer({ port: 0, host: '127.0.0.1', perMessageDeflate: false });
+    await new Promise((resolve) => wss.once('listening', resolve));
+    const accepted = new Promise<WebSocket>((resolve) => wss.once('connection', resolve));
+    const phone = new WebSocket(`ws://127.0.0.1:${(wss.address() as AddressInfo).port}`);
+    const frames: { text: string; binary: boolean }[] = [];
+    phone.on('message', (data, isBinary) => frames.push({ text: String(data), binary: isBinary }));
+    const hub = new Hub();
+    const client = newClient('c1', 's1', 'player', 'zoe', await accepted, 0);
+    hub.add(client);
+    const reply: ServerMessage = errorMessage(ERROR_CODES.invalidMessage, 'Zoë’s answer — “🎬” is not a choice');
+    hub.toPlayer('s1', 'zoe', tick);
+    hub.toConnection('s1', 'c1', reply);
+    hub.toSession('s1', 'players', tick);
+    await vi.waitFor(() => expect(frames).toHaveLength(3));
+    expect(frames.map((f) => f.binary)).toEqual([false, false, false]);
+    expect(frames.map((f) => JSON.parse(f.text))).toEqual([tick, reply, tick]);
+    phone.close();
+    await new Promise((resolve) => wss.close(resolve));
+  });
+
+  it('skips sockets that are not open', () => {
+    const hub = new Hub();
+    const closing = fakeClient('d1', 'display');
+    (closing.socket as { readyState: number }).readyState = WebSocket.CLOSING;
+    hub.add(closing);
+    hub.toSession('s1', 'displays', tick);
+    expect(closing.sent).toEqual([]);
+  });
+});

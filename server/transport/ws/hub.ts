@@ -1,0 +1,306 @@
+/**
+ * The sockets of every session, grouped by role, and the fan-out that reaches them.
+ *
+ * A broadcast is serialized ONCE into one Buffer and the same Buffer is handed to every socket
+ * of the target groups: no per-socket JSON, no per-socket copy (ws frames an unmasked server
+ * Buffer without copying it). Keeping the groups as Sets per role makes a broadcast a plain loop.
+ */
+import type { Socket } from 'node:net';
+import WebSocket from 'ws';
+import { type ClientRole, MAX_CLIENT_MESSAGE_BURST, type ServerMessage } from '../../../protocol/index.js';
+import type { BroadcastTarget } from '../../game/engine/index.js';
+import type { Broadcaster } from '../../game/rooms/index.js';
+import { LinkDelay } from './link-delay.js';
+import { probeAlong } from './link-probe.js';
+
+export interface Client {
+  /** The connection id the engine uses for replies. */
+  readonly id: string;
+  readonly sessionId: string;
+  readonly role: ClientRole;
+  readonly playerId: string | null;
+  readonly socket: WebSocket;
+  /** When the server last heard from the socket (a message or a pong): the heartbeat pings only silent ones. */
+  heardAtMs: number;
+  /** The heartbeat's unanswered ping, or null. */
+  pingSentAtMs: number | null;
+  /** Consecutive backpressure checks that found the send buffer over its bound. */
+  overBufferChecks: number;
+  /** Token bucket of the incoming message rate limit. */
+  messageTokens: number;
+  tokensRefilledAtMs: number;
+  /** What the server measured of this socket's delay (link-delay.ts): players' answers are credited with it. */
+  readonly link: LinkDelay;
+}
+
+/**
+ * A newly accepted socket's client: every client, the rehearsal's too (rehearsal.ts), is made
+ * here, so the hot paths see one object shape and the JIT's compiled code fits them all.
+ */
+export function newClient(id: string, sessionId: string, role: ClientRole, playerId: string | null, socket: WebSocket, nowMs: number): Client {
+  return {
+    id,
+    sessionId,
+    role,
+    playerId,
+    socket,
+    heardAtMs: nowMs,
+    pingSentAtMs: null,
+    overBufferChecks: 0,
+    messageTokens: MAX_CLIENT_MESSAGE_BURST,
+    tokensRefilledAtMs: nowMs,
+    link: new LinkDelay(),
+  };
+}
+
+interface SessionSockets {
+  admins: Set<Client>;
+  displays: Set<Client>;
+  players: Set<Client>;
+  byPlayer: Map<string, Set<Client>>;
+  /**
+   * Whether the session's last state shown here had a question open; null until a state went
+   * out through this hub (in multi-instance mode a relaying instance only forwards frames).
+   */
+  questionOpen: boolean | null;
+}
+
+/** Text frames: a Buffer would otherwise go out as a binary frame. */
+const TEXT_FRAME = { binary: false } as const;
+
+export function encodeMessage(message: ServerMessage): Buffer {
+  return Buffer.from(JSON.stringify(message));
+}
+
+/**
+ * Write coalescing. A socket written to is corked until the current run of synchronous code (and
+ * its microtasks) ends, so the frames one engine step sends it leave in ONE write syscall: at a
+ * question's end a phone gets answer_result, question_end, leaderboard_update and the reveal
+ * state, which would otherwise be four. On loopback the bench measured the syscall, not framing
+ * or JSON, as the largest cost of a round (docs/PERFORMANCE.md).
+ */
+const corkedSockets: Socket[] = [];
+
+function uncorkAll(): void {
+  for (const socket of corkedSockets) socket.uncork();
+  corkedSockets.length = 0;
+}
+
+/** The TCP socket under a ws WebSocket (`_socket` is ws's own field; absent on test doubles). */
+function tcpSocketOf(ws: WebSocket): Socket | undefined {
+  return (ws as unknown as { _socket?: Socket })._socket;
+}
+
+/**
+ * A frame as a Buffer (a broadcast: encoded once for every socket) or a string (a message for one
+ * player: ws writes the string as it is and the socket encodes it in its write, so no Buffer is
+ * made for it; at a close of 10,000 answers that is 20,000 fewer objects to collect).
+ */
+function send(client: Client, frame: Buffer | string): void {
+  const ws = client.socket;
+  if (ws.readyState !== WebSocket.OPEN) return;
+  const socket = tcpSocketOf(ws);
+  if (socket && socket.writableCorked === 0) {
+    socket.cork();
+    if (corkedSockets.push(socket) === 1) process.nextTick(uncorkAll);
+  }
+  ws.send(frame, TEXT_FRAME);
+}
+
+/** The same frame to every client of a group; true when the group had any. */
+function sendAll(clients: Set<Client>, frame: Buffer): boolean {
+  for (const client of clients) send(client, frame);
+  return clients.size > 0;
+}
+
+/** A state showing an open question: the phone's countdown (and its reaction time) starts with it. */
+function openQuestionId(message: ServerMessage): string | null {
+  return message.type === 'session_state' && message.phase === 'question' && message.question !== null ? message.question.id : null;
+}
+
+/**
+ * A ping right behind the question, on the same stream: its pong cannot return before the
+ * question arrived, so its round trip measures that question's way down (link-delay.ts).
+ */
+function pingBehindQuestion(client: Client, questionId: string, nowMs: number): void {
+  if (client.socket.readyState !== WebSocket.OPEN) return;
+  client.socket.ping(client.link.questionPing(nowMs, questionId));
+}
+
+export class Hub implements Broadcaster {
+  private readonly sessions = new Map<string, SessionSockets>();
+  private readonly clients = new Map<string, Client>();
+  /** Pings behind each question (link-delay.ts); off where the game runs on a fake clock. */
+  private readonly measureLinks: boolean;
+  /** Link probes due ride along with broadcasts (link-probe.ts); 0: none here. */
+  private readonly probeIntervalMs: number;
+
+  constructor(options: { measureLinks?: boolean; probeIntervalMs?: number } = {}) {
+    this.measureLinks = options.measureLinks ?? true;
+    this.probeIntervalMs = this.measureLinks ? (options.probeIntervalMs ?? 0) : 0;
+  }
+
+  add(client: Client): void {
+    let group = this.sessions.get(client.sessionId);
+    if (!group) {
+      group = { admins: new Set(), displays: new Set(), players: new Set(), byPlayer: new Map(), questionOpen: null };
+      this.sessions.set(client.sessionId, group);
+    }
+    this.clients.set(client.id, client);
+    this.roleSet(group, client.role).add(client);
+    if (client.playerId !== null) {
+      const own = group.byPlayer.get(client.playerId) ?? new Set<Client>();
+      own.add(client);
+      group.byPlayer.set(client.playerId, own);
+    }
+  }
+
+  remove(client: Client): void {
+    if (this.clients.get(client.id) !== client) return;
+    this.clients.delete(client.id);
+    const group = this.sessions.get(client.sessionId);
+    if (!group) return;
+    this.roleSet(group, client.role).delete(client);
+    if (client.playerId !== null) {
+      const own = group.byPlayer.get(client.playerId);
+      own?.delete(client);
+      if (own?.size === 0) group.byPlayer.delete(client.playerId);
+    }
+    if (group.admins.size + group.displays.size + group.players.size === 0) this.sessions.delete(client.sessionId);
+  }
+
+  get size(): number {
+    return this.clients.size;
+  }
+
+  /** Sockets of one session (for tests and diagnostics). */
+  countFor(sessionId: string): { admins: number; displays: number; players: number } {
+    const group = this.sessions.get(sessionId);
+    return { admins: group?.admins.size ?? 0, displays: group?.displays.size ?? 0, players: group?.players.size ?? 0 };
+  }
+
+  /** Open sockets by role, counted when asked (the metrics' scrape), never kept up to date. */
+  countByRole(): Record<ClientRole, number> {
+    const counts = { admin: 0, display: 0, player: 0 };
+    for (const group of this.sessions.values()) {
+      counts.admin += group.admins.size;
+      counts.display += group.displays.size;
+      counts.player += group.players.size;
+    }
+    return counts;
+  }
+
+  all(): IterableIterator<Client> {
+    return this.clients.values();
+  }
+
+  toSession(sessionId: string, target: BroadcastTarget, message: ServerMessage): void {
+    const group = this.sessions.get(sessionId);
+    if (!group) return;
+    const questionId = openQuestionId(message);
+    // A question brings its own ping (below): no probe along with it.
+    this.frameToSession(sessionId, target, encodeMessage(message), questionId === null);
+    const toPlayers = target === 'all' || target === 'audience' || target === 'players';
+    if (!toPlayers || message.type !== 'session_state') return;
+    group.questionOpen = questionId !== null;
+    if (questionId !== null && this.measureLinks) {
+      const nowMs = Date.now();
+      for (const client of group.players) pingBehindQuestion(client, questionId, nowMs);
+    }
+  }
+
+  /** The player sockets of sessions that may have a question open (not known to have none): the link probes' round. */
+  *playersInQuestions(): Generator<Client> {
+    for (const group of this.sessions.values()) if (group.questionOpen !== false) yield* group.players;
+  }
+
+
+  // A player's own messages go as strings (see `send`): no Buffer per answer_accepted or answer_result.
+
+  toPlayer(sessionId: string, playerId: string, message: ServerMessage): void {
+    if (this.sessions.get(sessionId)?.byPlayer.has(playerId)) this.frameToPlayer(sessionId, playerId, JSON.stringify(message));
+  }
+
+  toConnection(_sessionId: string, connectionId: string, message: ServerMessage): void {
+    if (this.clients.has(connectionId)) this.frameToConnection(connectionId, JSON.stringify(message));
+  }
+
+  // Already serialized frames (multi-instance mode relays the owner's bytes as they are).
+
+  // Each returns whether a socket here was among the targets (the relay counts frames it had no use for).
+
+  frameToSession(sessionId: string, target: BroadcastTarget, frame: Buffer, probe = true): boolean {
+    const group = this.sessions.get(sessionId);
+    if (!group) return false;
+    let sent = false;
+    if (target === 'all' || target === 'admins' || target === 'screens') sent = sendAll(group.admins, frame) || sent;
+    if (target === 'all' || target === 'audience' || target === 'displays' || target === 'screens') sent = sendAll(group.displays, frame) || sent;
+    if (target === 'all' || target === 'audience' || target === 'players') {
+      sent = sendAll(group.players, frame) || sent;
+      if (probe && this.probeIntervalMs > 0 && group.questionOpen !== false) probeAlong(group.players, this.probeIntervalMs);
+    }
+    return sent;
+  }
+
+  frameToPlayer(sessionId: string, playerId: string, frame: Buffer | string): boolean {
+    const own = this.sessions.get(sessionId)?.byPlayer.get(playerId);
+    if (!own) return false;
+    for (const client of own) send(client, frame);
+    return true;
+  }
+
+  frameToConnection(connectionId: string, frame: Buffer | string): boolean {
+    const client = this.clients.get(connectionId);
+    if (!client) return false;
+    send(client, frame);
+    return true;
+  }
+
+  /** Sockets of one session (multi-instance mode re-announces them to a new owner). */
+  clientsOf(sessionId: string): Client[] {
+    const group = this.sessions.get(sessionId);
+    return group ? [...group.admins, ...group.displays, ...group.players] : [];
+  }
+
+  /** The open sockets of one player. */
+  playerClients(sessionId: string, playerId: string): Iterable<Client> {
+    return this.sessions.get(sessionId)?.byPlayer.get(playerId) ?? [];
+  }
+
+  /** Sessions with sockets here. */
+  sessionIds(): IterableIterator<string> {
+    return this.sessions.keys();
+  }
+
+  hasSession(sessionId: string): boolean {
+    return this.sessions.has(sessionId);
+  }
+
+  /** Closes every socket of a session (it was deleted). */
+  closeSession(sessionId: string, code: number, reason: string): void {
+    const group = this.sessions.get(sessionId);
+    if (!group) return;
+    for (const set of [group.admins, group.displays, group.players]) for (const client of set) client.socket.close(code, reason);
+  }
+
+  /** Closes every socket of one player in a session (the host kicked them). */
+  closePlayer(sessionId: string, playerId: string, code: number, reason: string): void {
+    const sockets = this.sessions.get(sessionId)?.byPlayer.get(playerId);
+    if (!sockets) return;
+    for (const client of [...sockets]) client.socket.close(code, reason);
+  }
+
+  /** One message to one socket that may not be registered yet (its first session_state). */
+  sendTo(client: Client, message: ServerMessage | Buffer): void {
+    send(client, Buffer.isBuffer(message) ? message : encodeMessage(message));
+    if (Buffer.isBuffer(message) || message.type !== 'session_state') return;
+    const questionId = openQuestionId(message);
+    const group = this.sessions.get(client.sessionId);
+    if (group) group.questionOpen = questionId !== null;
+    if (questionId !== null && this.measureLinks && client.role === 'player') pingBehindQuestion(client, questionId, Date.now());
+  }
+
+  private roleSet(group: SessionSockets, role: ClientRole): Set<Client> {
+    return role === 'admin' ? group.admins : role === 'display' ? group.displays : group.players;
+  }
+}

@@ -1,0 +1,220 @@
+/**
+ * The WebSocket endpoint at /ws, on the HTTP server's `upgrade` event (`ws` with noServer).
+ *
+ * Upgrade: the query is checked (auth.ts) and the session's room acquired BEFORE the handshake
+ * completes, so by the time a client can send anything its socket is wired to a room. Refusals
+ * complete the handshake and close with 4400/4401/4404 and a reason.
+ *
+ * Per socket: every text frame goes through the protocol's parser (errors answered, socket
+ * kept); valid messages become engine events on the room's queue, stamped on arrival. Frames
+ * over 16 KB are refused by `ws` itself with close code 1009.
+ */
+import type { IncomingMessage, Server as HttpServer } from 'node:http';
+import type { Duplex } from 'node:stream';
+import WebSocket, { WebSocketServer, type RawData } from 'ws';
+import {
+  CLOSE_CODES, MAX_CLIENT_FRAME_BYTES, MAX_CLIENT_MESSAGE_BURST, MAX_CLIENT_MESSAGES_PER_SECOND, parseClientMessage,
+} from '../../../protocol/index.js';
+import type { EngineEvent } from '../../game/engine/index.js';
+import type { RoomDirectory, RoomLog, RoomPort } from '../../game/rooms/index.js';
+import { type AuthDeps, type ConnectionAuth, authenticateConnection } from './auth.js';
+import { type Client, type Hub, newClient } from './hub.js';
+import type { AdminSockets } from './admin-sockets.js';
+import { CutOffs } from './cut-offs.js';
+
+export const WS_PATH = '/ws';
+/** RFC 6455 "internal error": something failed on our side while connecting. */
+const INTERNAL_ERROR = 1011;
+
+export interface SocketServerDeps extends AuthDeps {
+  httpServer: HttpServer;
+  hub: Hub;
+  /** The sessions' games: the local RoomManager, or the cluster's ports (multi-instance mode). */
+  rooms: RoomDirectory;
+  log: RoomLog;
+  /** Admin sockets by token: closed on logout and expiry. */
+  adminSockets: AdminSockets;
+  /** Credit answers with each phone's measured delay (link-delay.ts); off on a fake game clock. */
+  measureLinks?: boolean;
+}
+
+/** The players' and screens' WebSocket server (the rehearsal opens its loopback sockets with it too). */
+export const SOCKET_SERVER_OPTIONS = {
+  noServer: true,
+  maxPayload: MAX_CLIENT_FRAME_BYTES,
+  // Compression would cost CPU per socket per message and defeat serialize-once fan-out.
+  perMessageDeflate: false,
+  clientTracking: false,
+} as const;
+
+export class SocketServer {
+  private readonly wss = new WebSocketServer(SOCKET_SERVER_OPTIONS);
+  private readonly sockets = new Set<WebSocket>();
+  private readonly cutOffs = new CutOffs();
+  private nextConnectionId = 1;
+  private closing = false;
+
+  constructor(private readonly deps: SocketServerDeps) {
+    deps.httpServer.on('upgrade', this.onUpgrade);
+  }
+
+  private readonly onUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer): void => {
+    const url = new URL(request.url ?? '/', 'http://localhost');
+    if (url.pathname !== WS_PATH || this.closing) {
+      socket.end(`HTTP/1.1 ${this.closing ? '503 Service Unavailable' : '404 Not Found'}\r\nConnection: close\r\n\r\n`);
+      return;
+    }
+    // Until ws owns the socket, a reset during the auth lookups must not crash the process.
+    socket.on('error', () => socket.destroy());
+    this.accept(request, socket, head, url.searchParams).catch((err) => {
+      this.deps.log.error({ err }, 'websocket upgrade failed');
+      socket.destroy();
+    });
+  };
+
+  private async accept(request: IncomingMessage, socket: Duplex, head: Buffer, query: URLSearchParams): Promise<void> {
+    let auth: ConnectionAuth;
+    try {
+      auth = await authenticateConnection(query, this.deps);
+    } catch (err) {
+      this.deps.log.error({ err }, 'websocket authentication failed');
+      auth = { ok: false, code: INTERNAL_ERROR, reason: 'Server error, please reconnect' };
+    }
+    const room = auth.ok ? await this.deps.rooms.acquire(auth.sessionId) : null;
+    if (auth.ok && !room) auth = { ok: false, code: CLOSE_CODES.notFound, reason: 'Session not found' };
+    if (socket.destroyed || this.closing) {
+      room?.release();
+      socket.destroy();
+      return;
+    }
+    this.wss.handleUpgrade(request, socket, head, (ws) => {
+      if (!auth.ok || !room) {
+        ws.close(auth.ok ? CLOSE_CODES.notFound : auth.code, auth.ok ? 'Session not found' : auth.reason);
+        return;
+      }
+      if (auth.adminToken) this.deps.adminSockets.add(ws, auth.adminToken.hash, auth.adminToken.expiresAtMs);
+      this.attach(ws, room, auth.role, auth.playerId, auth.name);
+    });
+  }
+
+  private attach(ws: WebSocket, room: RoomPort, role: Client['role'], playerId: string | null, name: string | null): void {
+    const { hub, log } = this.deps;
+    const client = newClient(`c${this.nextConnectionId++}`, room.sessionId, role, playerId, ws, Date.now());
+    this.sockets.add(ws);
+
+    const measure = this.deps.measureLinks ?? true;
+    if (playerId !== null && measure) {
+      const lastHeardAtMs = this.cutOffs.lastHeard(hub, room.sessionId, playerId);
+      if (lastHeardAtMs !== null) client.link.cutOff(client.heardAtMs, lastHeardAtMs);
+    }
+    ws.on('message', (data, isBinary) => this.onMessage(client, room, data, isBinary));
+    ws.on('pong', (data) => {
+      this.heardFrom(client);
+      const allowanceMs = client.link.onPong(data, client.heardAtMs);
+      if (allowanceMs !== null && playerId !== null && measure) room.dispatch({ type: 'player_delay', playerId, allowanceMs });
+    });
+    ws.on('error', (err) => log.warn({ err, connectionId: client.id }, 'websocket error'));
+    ws.on('close', () => {
+      this.sockets.delete(ws);
+      hub.remove(client);
+      if (playerId !== null) this.cutOffs.gone(room.sessionId, playerId, client.heardAtMs);
+      room
+        .disconnect(client.id)
+        .catch(() => undefined) // the room may be closed already (shutdown)
+        .finally(() => room.release());
+    });
+
+    const member = { connectionId: client.id, role, playerId: playerId ?? undefined, name: name ?? undefined };
+    room
+      .connect(member, (initial) => {
+        if (ws.readyState !== WebSocket.OPEN) return;
+        // Registered in the room's turn: every later broadcast reaches this socket, none earlier.
+        hub.add(client);
+        hub.sendTo(client, initial);
+      })
+      .catch((err) => {
+        log.warn({ err, connectionId: client.id }, 'joining the room failed');
+        ws.close(CLOSE_CODES.goingAway, 'Please reconnect');
+      });
+  }
+
+  /** Token bucket: false when the client has used up its message allowance. */
+  private withinRate(client: Client): boolean {
+    const now = Date.now();
+    client.messageTokens = Math.min(
+      MAX_CLIENT_MESSAGE_BURST,
+      client.messageTokens + ((now - client.tokensRefilledAtMs) / 1000) * MAX_CLIENT_MESSAGES_PER_SECOND,
+    );
+    client.tokensRefilledAtMs = now;
+    if (client.messageTokens < 1) return false;
+    client.messageTokens -= 1;
+    return true;
+  }
+
+  private heardFrom(client: Client): void {
+    client.heardAtMs = Date.now();
+    client.pingSentAtMs = null;
+  }
+
+  private onMessage(client: Client, room: RoomPort, data: RawData, isBinary: boolean): void {
+    // Before it is heard from: an answer arriving after a stall is credited the silence (link-delay.ts).
+    const silentSinceMs = client.heardAtMs;
+    this.heardFrom(client);
+    if (!this.withinRate(client)) {
+      client.socket.close(CLOSE_CODES.tooManyMessages, 'Too many messages');
+      return;
+    }
+    // Binary frames are not part of the protocol: '' makes the parser answer "not valid JSON".
+    const raw = isBinary ? '' : Buffer.isBuffer(data) ? data.toString('utf8') : Array.isArray(data) ? Buffer.concat(data).toString('utf8') : Buffer.from(data).toString('utf8');
+    const parsed = parseClientMessage(raw, client.role);
+    if (!parsed.ok) {
+      this.deps.hub.sendTo(client, parsed.error);
+      return;
+    }
+    const { message } = parsed;
+    let event: EngineEvent;
+    switch (message.type) {
+      case 'submit_answer':
+        event = {
+          type: 'submit_answer',
+          connectionId: client.id,
+          playerId: client.playerId ?? '',
+          questionId: message.questionId,
+          selectedIndex: message.selectedIndex,
+          answerId: message.answerId,
+          reactionMs: message.reactionMs,
+          allowanceMs: this.deps.measureLinks === false ? undefined : client.link.allowanceMs(client.heardAtMs, silentSinceMs),
+        };
+        break;
+      case 'ping':
+        this.deps.hub.sendTo(client, { type: 'pong', id: message.id, serverTime: Date.now() });
+        return;
+      case 'admin_next_question':
+      case 'admin_pause':
+        event = { type: message.type, connectionId: client.id };
+        break;
+      case 'admin_toggle_autorotate':
+        event = { type: 'admin_toggle_autorotate', connectionId: client.id, autoRotate: message.autoRotate };
+        break;
+    }
+    room.dispatch(event);
+  }
+
+  get connectionCount(): number {
+    return this.sockets.size;
+  }
+
+  /** Refuses new upgrades; then closes open sockets with 1001 (clients reconnect elsewhere or later). */
+  stopAccepting(): void {
+    this.closing = true;
+    this.deps.httpServer.off('upgrade', this.onUpgrade);
+  }
+
+  async closeSockets(graceMs = 1_000): Promise<void> {
+    for (const ws of this.sockets) ws.close(CLOSE_CODES.goingAway, 'Server restarting');
+    const deadline = Date.now() + graceMs;
+    while (this.sockets.size > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+    for (const ws of this.sockets) ws.terminate();
+    await new Promise<void>((resolve) => this.wss.close(() => resolve()));
+  }
+}
