@@ -2,7 +2,7 @@
  * The baseline: the fastest this runtime does the bench's message pattern. Plain `node:http` and
  * `ws`, everything in memory, no validation, no database, every broadcast serialized once into one
  * Buffer and sent as is to each socket. It speaks just enough of Marquee's REST API and protocol
- * for the same generator to drive it: login, questions, sessions, slides, start, register; on the
+ * for the same generator to drive it: login, questions, sessions, slides, duplicate, start, register; on the
  * socket `session_state`, `timer_tick`, `answer_accepted`, `answer_progress` and `presence` (to the
  * session's admins and displays, at most 4 a second, as Marquee), `answer_result`, `question_end`,
  * `leaderboard_update`, with the early end once every connected player has answered. One room per
@@ -266,6 +266,16 @@ function readJson(req: http.IncomingMessage): Promise<any> {
   });
 }
 
+function newRoom(roomQuestions: Question[]): Room {
+  const room: Room = {
+    id: randomUUID(), questions: roomQuestions, index: -1, open: false, startedAtMs: 0, answers: new Map(), scores: new Map(),
+    players: new Map(), audience: new Set(), admins: new Set(), leaderboard: [], tick: undefined, revealTimer: undefined,
+    insightSentAtMs: Number.NEGATIVE_INFINITY, insightTimer: undefined, presenceSent: JSON.stringify({ type: 'presence', players: 0, displays: 0 }),
+  };
+  rooms.set(room.id, room);
+  return room;
+}
+
 async function route(method: string, path: string, body: any): Promise<[number, object]> {
   const parts = path.split('/'); // ['', 'api', 'admin', 'sessions', id, action]
   if (method !== 'POST') return [404, { message: 'Not found' }];
@@ -276,12 +286,7 @@ async function route(method: string, path: string, body: any): Promise<[number, 
     return [201, question];
   }
   if (path === '/api/admin/sessions') {
-    const room: Room = {
-      id: randomUUID(), questions: [], index: -1, open: false, startedAtMs: 0, answers: new Map(), scores: new Map(),
-      players: new Map(), audience: new Set(), admins: new Set(), leaderboard: [], tick: undefined, revealTimer: undefined,
-      insightSentAtMs: Number.NEGATIVE_INFINITY, insightTimer: undefined, presenceSent: JSON.stringify({ type: 'presence', players: 0, displays: 0 }),
-    };
-    rooms.set(room.id, room);
+    const room = newRoom([]);
     return [201, { id: room.id, title: body.title, status: 'draft' }];
   }
   if (path === '/api/player/register') {
@@ -292,6 +297,7 @@ async function route(method: string, path: string, body: any): Promise<[number, 
   const room = parts[3] === 'sessions' ? rooms.get(parts[4]) : undefined;
   if (!room) return [404, { message: 'Not found' }];
   if (parts[5] === 'questions') room.questions.push(questions.get(body.questionId)!);
+  if (parts[5] === 'duplicate') return [201, { id: newRoom([...room.questions]).id, status: 'draft' }];
   return [parts[5] === 'start' ? 200 : 201, { id: room.id }];
 }
 

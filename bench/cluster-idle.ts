@@ -12,8 +12,8 @@ import { ADMIN_PASSWORD } from './targets.js';
 import { sleep } from './wait.js';
 
 const IDLE_MS = 10_000;
-/** Time for every lease to be taken and the instances' scans to settle into their idle pattern. */
-const SETTLE_MS = 5_000;
+/** Time for every lease to be taken, every game loaded and the instances' scans to settle into their idle pattern (the starts come last in the setup). */
+const SETTLE_MS = 15_000;
 
 export interface ClusterIdleResult {
   sessions: number;

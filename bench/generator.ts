@@ -8,7 +8,7 @@
  * performance.now(), stamps every send and every arrival.
  */
 import { performance } from 'node:perf_hooks';
-import { registerPlayers, setUpGame } from './api.js';
+import { pool, registerPlayers, setUpGame } from './api.js';
 import { Countdown, openSocket, Phone, Screen } from './clients.js';
 import { runFailover } from './failover.js';
 import { warmUpGenerator } from './generator-warmup.js';
@@ -63,15 +63,6 @@ function wsUrl(baseUrl: string, query: Record<string, string>): string {
   return `${baseUrl.replace(/^http/, 'ws')}/ws?${new URLSearchParams(query)}`;
 }
 
-/** Runs `task` over 0..count-1 with at most `concurrency` in flight. */
-async function pool(count: number, concurrency: number, task: (i: number) => Promise<void>): Promise<void> {
-  let next = 0;
-  const worker = async () => {
-    while (next < count) await task(next++);
-  };
-  await Promise.all(Array.from({ length: Math.min(concurrency, count) }, worker));
-}
-
 /**
  * Every operator presses Next; with `staggerMs` the presses are spread evenly over that long
  * (the fan-out of each session is timed from its own press). Resolves with the press times once
@@ -100,7 +91,7 @@ async function run(config: GeneratorConfig): Promise<TargetResult> {
   const rng = random(config.seed);
   const totalRounds = config.warmupRounds + config.rounds;
   await warmUpGenerator();
-  const beforeSetup = await probe({ gc: true });
+  const beforeSetup = await probe({ gc: true, window: { name: 'setup', at: 'start' } });
   const setupStartedMs = performance.now();
   // The failover step asks one more question.
   const game = await setUpGame(config.baseUrl, config.adminPassword, config.sessions, totalRounds + (config.failover ? 1 : 0), config.setupConcurrency);
@@ -112,7 +103,7 @@ async function run(config: GeneratorConfig): Promise<TargetResult> {
   const registeredMs = performance.now();
   progress(`registered ${registered.length} phones in ${((registeredMs - startedMs) / 1000).toFixed(1)} s`);
   // The server's own CPU for the setup: on a shared, loaded machine the wall time is mostly waiting.
-  const afterSetup = await probe();
+  const afterSetup = await probe({ window: { name: 'setup', at: 'end' } });
 
   const admins: Screen[] = [];
   const displays: Screen[] = [];
@@ -161,9 +152,9 @@ async function run(config: GeneratorConfig): Promise<TargetResult> {
   let idleCpuPercent: number | null = null;
   if (config.idleMs > 0) {
     // Everyone in their seat, nothing on the move: what the server spends keeping them (heartbeats, timers).
-    const idleStart = await probe();
+    const idleStart = await probe({ window: { name: 'idle', at: 'start' } });
     await sleep(config.idleMs);
-    const idleEnd = await probe();
+    const idleEnd = await probe({ window: { name: 'idle', at: 'end' } });
     idleCpuPercent = round(((idleEnd.cpuSeconds - idleStart.cpuSeconds) * 100_000) / config.idleMs, 2);
     progress(`idle: ${idleCpuPercent} % of a core over ${config.idleMs / 1000} s`);
   }

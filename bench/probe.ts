@@ -29,6 +29,11 @@ export interface ProbeRequest {
    * the profile (`<file>.rounds.json`), so `profile-summary.ts --round N` can show one round.
    */
   markRound?: boolean;
+  /**
+   * Another window to profile (`many`'s setup and idle spell): with BENCH_CPU_PROFILE set, the
+   * samples from `start` to `end` go to `<scenario>-<target>-<name>.cpuprofile`.
+   */
+  window?: { name: 'setup' | 'idle'; at: 'start' | 'end' };
 }
 
 /** Sampling interval of the rounds' CPU profile (µs): V8's default for --cpu-prof. */
@@ -37,24 +42,30 @@ const PROFILE_INTERVAL_US = 1000;
 /** Now on V8's profile clock (CLOCK_MONOTONIC, µs): the clock of a profile's startTime and samples. */
 const monotonicUs = () => Number(process.hrtime.bigint() / 1000n);
 
+type Mark = 'start' | 'end' | 'round' | NonNullable<ProbeRequest['window']>;
+
 function roundsProfiler(file: string | undefined) {
-  if (!file) return async (_mark: 'start' | 'end' | 'round') => {};
+  if (!file) return async (_mark: Mark) => {};
   const session = new Session();
   session.connect();
   let roundStartsUs: number[] = [];
-  return async (mark: 'start' | 'end' | 'round') => {
+  return async (mark: Mark) => {
     if (mark === 'round') {
       roundStartsUs.push(monotonicUs());
       return;
     }
-    if (mark === 'start') {
-      roundStartsUs = [];
+    if (mark === 'start' || (typeof mark === 'object' && mark.at === 'start')) {
+      if (mark === 'start') roundStartsUs = [];
       await session.post('Profiler.enable');
       await session.post('Profiler.setSamplingInterval', { interval: PROFILE_INTERVAL_US });
       await session.post('Profiler.start');
       return;
     }
     const { profile } = await session.post('Profiler.stop');
+    if (typeof mark === 'object') {
+      fs.writeFileSync(file.replace(/\.cpuprofile$/, `-${mark.name}.cpuprofile`), JSON.stringify(profile));
+      return;
+    }
     fs.writeFileSync(file, JSON.stringify(profile));
     fs.writeFileSync(file.replace(/\.cpuprofile$/, '') + '.rounds.json', JSON.stringify({ roundStartsUs }));
   };
@@ -90,6 +101,7 @@ export function installProbe(): void {
     if (!request || request.type !== 'probe') return;
     if (request.gc && typeof globalThis.gc === 'function') globalThis.gc();
     if (request.rounds) await profile(request.rounds);
+    if (request.window) await profile(request.window);
     if (request.markRound) await profile('round');
     const eventLoop: EventLoopDelay = {
       p50: histogram.count ? delayMs(histogram.percentile(50)) : 0,

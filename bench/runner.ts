@@ -60,7 +60,8 @@ export const DEFAULT_SCENARIOS: Scenario[] = [
 
 /** `npm run bench -- many`: a chain's evening, 1,000 sessions of 10 phones. */
 export const MANY_SCENARIO: Scenario = { players: 10_000, sessions: 1_000 };
-export const MANY_IDLE_MS = 10_000;
+/** One whole heartbeat interval (20 s): every silent socket is pinged once in it by either server, whenever it connected. */
+export const MANY_IDLE_MS = 20_000;
 
 /** The generator gives up on a run after this long in total (everything stops by itself). */
 function generatorDeadlineMs(config: GeneratorConfig): number {
@@ -130,7 +131,7 @@ function runGenerator(server: RunningTarget | RunningCluster, config: GeneratorC
                 else if (relayAtStart) relayPerRound = relayRounds(relayAtStart, c, config.rounds);
               });
           counting
-            .then(() => server.probe({ gc: message.gc, resetEventLoop: message.resetEventLoop, rounds: message.rounds, markRound: message.markRound }))
+            .then(() => server.probe({ gc: message.gc, resetEventLoop: message.resetEventLoop, rounds: message.rounds, markRound: message.markRound, window: message.window }))
             .then(({ eventLoop, heapUsedKb }) => {
               const reading = { rssKb: readRssKb(server.pid), heapUsedKb, cpuSeconds: readCpuSeconds(server.pid), writeSyscalls: readWriteSyscalls(server.pid), eventLoop };
               tell({ type: 'probe', id: message.id, reading });
@@ -201,9 +202,9 @@ export async function runBench(options: BenchOptions): Promise<BenchReport> {
             answerWindowMs: options.answerWindowMs,
             roundTimeoutMs: options.answerWindowMs + 15_000,
             settleMs: options.settleMs,
-            registerConcurrency: 16,
+            registerConcurrency: 64,
             connectConcurrency: 100,
-            setupConcurrency: 16,
+            setupConcurrency: 32,
             staggerMs: options.staggerMs,
             idleMs: options.idleMs,
             seed: 7,

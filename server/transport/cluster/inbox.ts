@@ -5,54 +5,17 @@
  */
 import type { Broadcaster, Room } from '../../game/rooms/index.js';
 import { type InboxEntry, entryTimeMs, instanceOf, parseInboxEntry } from './envelope.js';
+import type { StreamEntries } from './inbox-reader.js';
 import type { Owned, OwnerDeps } from './owned.js';
 
-const GROUP = 'owner';
-const READ_COUNT = 500;
-const READ_BLOCK_MS = 2_000;
+export const INBOX_GROUP = 'owner';
+export const INBOX_READ_COUNT = 500;
+export const INBOX_READ_BLOCK_MS = 2_000;
 
 export interface InboxContext {
   deps: OwnerDeps;
   /** The broadcaster the rooms publish through (set by the node). */
   publisherFor(sessionId: string): Broadcaster;
-}
-
-/** Reads the session's inbox stream until the session is let go. */
-export async function consumeInbox(ctx: InboxContext, owned: Owned): Promise<void> {
-  const { keys, instanceId, redis } = ctx.deps;
-  const stream = keys.inbox(owned.sessionId);
-  const reader = redis.duplicate();
-  owned.reader = reader;
-  reader.on('error', () => undefined); // reconnects by itself; reads below retry
-  let claimPending = true;
-  while (!owned.stopping) {
-    try {
-      if (claimPending) {
-        await reader.xgroup('CREATE', stream, GROUP, '0', 'MKSTREAM').catch((err: Error) => {
-          if (!/BUSYGROUP/.test(err.message)) throw err;
-        });
-        // Entries a previous owner read but never acknowledged come first, in order.
-        let cursor = '0-0';
-        do {
-          const [next, entries] = (await reader.xautoclaim(stream, GROUP, instanceId, 0, cursor, 'COUNT', READ_COUNT)) as [string, [string, string[]][]];
-          handle(ctx, owned, entries);
-          cursor = next;
-        } while (cursor !== '0-0' && !owned.stopping);
-        claimPending = false;
-      }
-      const result = (await reader.xreadgroup('GROUP', GROUP, instanceId, 'COUNT', READ_COUNT, 'BLOCK', READ_BLOCK_MS, 'STREAMS', stream, '>')) as
-        | [string, [string, string[]][]][]
-        | null;
-      if (result) for (const [, entries] of result) handle(ctx, owned, entries);
-    } catch (err) {
-      if (owned.stopping) break;
-      // Redis restarted empty: the group is gone; make it again and read what arrived since.
-      if (err instanceof Error && /NOGROUP/.test(err.message)) claimPending = true;
-      else ctx.deps.log.warn({ err, sessionId: owned.sessionId }, 'cluster: reading the inbox failed, retrying');
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
-  }
-  reader.disconnect();
 }
 
 /** The instance a client message came from (its connection id names it). */
@@ -62,7 +25,8 @@ function originOf(entry: InboxEntry): string {
   return 'connectionId' in event && typeof event.connectionId === 'string' ? instanceOf(event.connectionId) : '';
 }
 
-function handle(ctx: InboxContext, owned: Owned, entries: [string, string[]][]): void {
+/** Entries of the session's stream (read by inbox-reader.ts, one blocked read for all sessions). */
+export function handleEntries(ctx: InboxContext, owned: Owned, entries: StreamEntries): void {
   const room = owned.room;
   if (!room || owned.stopping || entries.length === 0) return;
   const ids: string[] = [];
@@ -82,7 +46,7 @@ function handle(ctx: InboxContext, owned: Owned, entries: [string, string[]][]):
   // leaves them pending, and the next owner runs them again.
   room
     .settled()
-    .then(() => (owned.stopping ? undefined : ctx.deps.redis.xack(ctx.deps.keys.inbox(owned.sessionId), GROUP, ...ids)))
+    .then(() => (owned.stopping ? undefined : ctx.deps.redis.xack(ctx.deps.keys.inbox(owned.sessionId), INBOX_GROUP, ...ids)))
     .catch((err) => ctx.deps.log.warn({ err, sessionId: owned.sessionId }, 'cluster: acknowledging inbox entries failed'));
 }
 

@@ -26,22 +26,6 @@ describe('session lease (real Redis)', () => {
     expect(await a.renew(key)).toBe('lost');
   });
 
-  it('renews an instance’s leases in one command, each by the single-lease rules, and tells which are free', async () => {
-    const [mine, theirs, forgotten, free] = ['m', 't', 'f', 'x'].map((k) => `${prefix}:lease:${k}`);
-    const a = new LeaseClient(redis, 'a:1', 5_000);
-    const b = new LeaseClient(redis, 'b:1', 5_000);
-    await a.acquire(mine);
-    await a.acquire(forgotten);
-    await b.acquire(theirs);
-    await redis.del(forgotten); // Redis restarted empty
-    expect(await a.free([mine, theirs, forgotten, free])).toEqual([false, false, true, true]);
-    expect(await a.renewMany([mine, theirs, forgotten])).toEqual(['renewed', 'lost', 'retaken']);
-    expect(await a.holderOf(theirs)).toBe('b:1');
-    expect(await a.holderOf(forgotten)).toBe('a:1');
-    expect(await redis.pttl(mine)).toBeGreaterThan(4_000);
-    expect(await a.renewMany([])).toEqual([]);
-  });
-
   it('expires when not renewed, and another instance takes it', async () => {
     const key = `${prefix}:lease:s2`;
     const a = new LeaseClient(redis, 'a:1', 150);

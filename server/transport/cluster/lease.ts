@@ -1,5 +1,7 @@
 /**
- * One owner per live session: a lease in Redis (DESIGN §9).
+ * A lease in Redis with a TTL of its own (DESIGN §9): the pre-shows' cluster-wide lease. Session
+ * leases are tied to their holder's instance key instead (session-leases.ts, issue 26); both share
+ * HeldLease, the holder's local view.
  *
  * `SET key holder NX PX ttl` takes a free lease; renewing and releasing are Lua scripts that act
  * only while the key still names this holder, so an instance can never extend or drop a lease
@@ -26,23 +28,6 @@ if not current then
 end
 return 0`;
 
-/** RENEW for every key of KEYS at once (the instance's whole set, one command per scan): a result per key. */
-const RENEW_MANY = `
-local results = {}
-for i, key in ipairs(KEYS) do
-  local current = redis.call('GET', key)
-  if current == ARGV[1] then
-    redis.call('PEXPIRE', key, ARGV[2])
-    results[i] = 1
-  elseif not current then
-    redis.call('SET', key, ARGV[1], 'PX', ARGV[2])
-    results[i] = 2
-  else
-    results[i] = 0
-  end
-end
-return results`;
-
 const RELEASE = `
 if redis.call('GET', KEYS[1]) == ARGV[1] then
   return redis.call('DEL', KEYS[1])
@@ -66,22 +51,6 @@ export class LeaseClient {
   async renew(key: string): Promise<RenewResult> {
     const result = Number(await this.redis.eval(RENEW, 1, key, this.holder, this.ttlMs));
     return result === 1 ? 'renewed' : result === 2 ? 'retaken' : 'lost';
-  }
-
-  /**
-   * Renews many leases in one command (issue 26: an instance's Redis commands at idle must not
-   * grow with the sessions it owns). Same rules as `renew`, key by key, in one atomic script.
-   */
-  async renewMany(keys: string[]): Promise<RenewResult[]> {
-    if (keys.length === 0) return [];
-    const results = (await this.redis.eval(RENEW_MANY, keys.length, ...keys, this.holder, this.ttlMs)) as number[];
-    return results.map((r) => (Number(r) === 1 ? 'renewed' : Number(r) === 2 ? 'retaken' : 'lost'));
-  }
-
-  /** Which of these leases are free now (one MGET): the scan tries to take only those. */
-  async free(keys: string[]): Promise<boolean[]> {
-    if (keys.length === 0) return [];
-    return (await this.redis.mget(...keys)).map((holder) => holder === null);
   }
 
   /** Drops the lease if it is still this holder's. */

@@ -15,6 +15,7 @@ import { ClusterEvents } from './events.js';
 import { epochFence } from './fence.js';
 import { ClusterKeys } from './keys.js';
 import { LeaseClient } from './lease.js';
+import { SessionLeases } from './session-leases.js';
 import { ClusterOwner } from './owner.js';
 import { RedisClock } from './redis-clock.js';
 import { relayPublisher } from './relay.js';
@@ -117,6 +118,7 @@ export async function startClusterNode(options: ClusterOptions, deps: ClusterNod
   // The holder names the instance and this start of it: a restarted instance with the same name
   // does not inherit leases of its previous life.
   const leases = new LeaseClient(redis, `${instanceId}:${randomBytes(4).toString('hex')}`, ttlMs);
+  const sessionLeases = new SessionLeases(redis, leases.holder, ttlMs, keys.instance(''));
 
   // The fence and the publisher read the owner (made below) only once games run.
   const fence = epochFence(
@@ -157,7 +159,7 @@ export async function startClusterNode(options: ClusterOptions, deps: ClusterNod
     instanceId,
     keys,
     redis,
-    leases,
+    leases: sessionLeases,
     db: deps.store.db,
     rooms,
     clock: deps.clock,

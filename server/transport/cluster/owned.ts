@@ -8,9 +8,10 @@ import type { ClientRole } from '../../../protocol/index.js';
 import type { Clock, Room, RoomLog, RoomManager } from '../../game/rooms/index.js';
 import type { Database } from '../../storage/schema.js';
 import type { ClusterKeys } from './keys.js';
-import type { HeldLease, LeaseClient } from './lease.js';
+import type { HeldLease } from './lease.js';
 import type { RelayWatch } from './relay-hold.js';
 import type { PlayerRoutes } from './routes.js';
+import type { SessionLeases } from './session-leases.js';
 
 /** How long a shutdown waits for Redis (it may be the thing that is down). */
 export const CLOSE_WAIT_MS = 2_000;
@@ -37,7 +38,6 @@ export interface Owned {
   direct: Set<string>;
   /** What has come in from each other instance: the reveal waits for it after a Redis outage (relay-hold.ts). */
   relay: RelayWatch;
-  reader: Redis | null;
   /** Being let go: nothing more is read or published. */
   stopping: boolean;
   /** Gone: writes are refused too. */
@@ -51,7 +51,7 @@ export interface OwnerDeps {
   instanceId: string;
   keys: ClusterKeys;
   redis: Redis;
-  leases: LeaseClient;
+  leases: SessionLeases;
   db: Kysely<Database>;
   /** The rooms of owned sessions (a RoomManager that resumes nothing by itself). */
   rooms: RoomManager;

@@ -14,44 +14,45 @@ const UNUSED_RELEASE_MS = 30_000;
 export interface UpkeepOwner {
   readonly deps: OwnerDeps;
   readonly owned: Map<string, Owned>;
+  /** Until when this instance's key is known alive (set by each beat). */
+  aliveUntilMs: number;
   lose(sessionId: string): Promise<void>;
   release(sessionId: string): Promise<void>;
   /** Every socket of the session is asked to join again (and gets a fresh state). */
   announce(owned: Owned): void;
 }
 
-/** Every held lease renewed in one command (LeaseClient.renewMany), each result handled as before. */
+/**
+ * Every held lease kept by one beat of the instance's key (session-leases.ts); after a lapse
+ * each lease is checked: kept, taken again, or lost.
+ */
 export async function renewAll(owner: UpkeepOwner): Promise<void> {
-  const owned = [...owner.owned.values()];
-  const sentAt = HeldLease.now();
-  const results = await owner.deps.leases.renewMany(owned.map((o) => o.lease.key));
-  await Promise.all(owned.map((o, i) => renewed(owner, o, results[i], sentAt)));
+  const { leases } = owner.deps;
+  for (let attempt = 0; ; attempt++) {
+    const owned = [...owner.owned.values()].filter((o) => !o.stopping);
+    const sentAt = HeldLease.now();
+    const alive = await leases.beat();
+    const results: RenewResult[] = alive ? owned.map(() => 'renewed') : await leases.check(owned.map((o) => o.lease.key));
+    owner.aliveUntilMs = Math.max(owner.aliveUntilMs, sentAt + leases.ttlMs);
+    await Promise.all(owned.map((o, i) => renewed(owner, o, results[i], sentAt)));
+    // A beat held up by a Redis outage confirms a moment long past: the leases would still look
+    // expired and every frame (the fresh states below, confirmations) be dropped until the next
+    // scan. Beaten again at once, a few times at most (DESIGN §16).
+    if (attempt === 2 || owned.every((o) => o.stopping || o.lease.valid)) return;
+  }
 }
 
-async function renewed(owner: UpkeepOwner, owned: Owned, first: RenewResult, firstSentAt: number): Promise<void> {
-  let result = first;
-  let sentAt = firstSentAt;
-  let retaken = false;
-  // A renewal held up by a Redis outage confirms a moment long past: the lease would still look
-  // expired and every frame (the fresh states below, confirmations) be dropped until the next
-  // scan. Renewed again at once, alone, a few times at most (DESIGN §16).
-  for (let attempt = 0; ; attempt++) {
-    if (owned.stopping) return;
-    if (result === 'lost') break;
-    retaken ||= result === 'retaken';
-    owned.lease.confirmed(sentAt);
-    if (owned.lease.valid || attempt === 2) break;
-    sentAt = HeldLease.now();
-    result = await owner.deps.leases.renew(owned.lease.key);
-  }
+async function renewed(owner: UpkeepOwner, owned: Owned, result: RenewResult, sentAt: number): Promise<void> {
+  if (owned.stopping) return;
   if (result === 'lost') {
     owner.deps.log.warn({ sessionId: owned.sessionId }, 'cluster: lease taken by another instance; stopping the session here');
     await owner.lose(owned.sessionId);
     return;
   }
-  // The key was gone (Redis came back empty, or it expired before this renewal: a stalled
-  // process): frames may have been lost meanwhile, so every socket gets a fresh state.
-  if (retaken) {
+  owned.lease.confirmed(sentAt);
+  // The instance's key had lapsed (Redis away past a lease's life, or back empty, or this
+  // process stalled): frames may have been lost meanwhile, so every socket gets a fresh state.
+  if (result === 'retaken') {
     owner.deps.log.warn({ sessionId: owned.sessionId }, 'cluster: the lease had lapsed and was taken again; every socket gets a fresh state');
     owner.announce(owned);
   }

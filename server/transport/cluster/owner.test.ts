@@ -11,7 +11,7 @@ import { createTestDatabase, type TestDatabase } from '../../testing/databases.j
 import { dropPrefix, testRedis, uniquePrefix } from '../../testing/redis.js';
 import { openStore, type Store } from '../../storage/store.js';
 import { ClusterKeys } from './keys.js';
-import { LeaseClient } from './lease.js';
+import { SessionLeases } from './session-leases.js';
 import { ClusterOwner } from './owner.js';
 import { waitUntil } from './testing/cluster.js';
 
@@ -53,7 +53,9 @@ describe('the ownership scan (real Redis)', () => {
 
   it('keeps renewing a lease while the room it took loads for longer than the lease lives', { timeout: 20_000 }, async () => {
     const session = await store.sessions.create({ title: 'Slow', auditoriumId: null, startsAt: null, autoRotate: true, mediaItemsPerTransition: 1, returnMessage: null }, 'draft');
-    const leases = new LeaseClient(redis, 'node-1:a', LEASE_TTL_MS);
+    const leases = new SessionLeases(redis, 'node-1:a', LEASE_TTL_MS, keys.instance(''));
+    const other = new SessionLeases(redis, 'node-2:b', LEASE_TTL_MS, keys.instance(''));
+    const key = keys.lease(session.id);
     const rooms = slowRooms();
     const owner = new ClusterOwner({
       instanceId: 'node-1',
@@ -69,14 +71,14 @@ describe('the ownership scan (real Redis)', () => {
     });
     owner.start();
     try {
-      await waitUntil('the lease is taken', async () => (await leases.holderOf(keys.lease(session.id))) === 'node-1:a');
-      // While the room loads, the key must never lapse (another instance would take it).
-      const holders = new Set<string | null>();
+      await waitUntil('the lease is taken', async () => (await redis.get(key)) === 'node-1:a');
+      // While the room loads, the lease must never be free to another instance.
+      const seen = new Set<string>();
       while (rooms.loaded.length === 0) {
-        holders.add(await leases.holderOf(keys.lease(session.id)));
+        seen.add(`${await redis.get(key)} free=${(await other.free([key]))[0]}`);
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
-      expect([...holders]).toEqual(['node-1:a']);
+      expect([...seen]).toEqual(['node-1:a free=false']);
       expect(owner.mayPublish(session.id)).toBeTruthy();
       expect(owner.epochOf(session.id)).toBe(1);
     } finally {

@@ -11,7 +11,8 @@
 import type { Broadcaster } from '../../game/rooms/index.js';
 import { type InboxEntry, encodeOutbox, instanceOf } from './envelope.js';
 import { takeEpoch } from './fence.js';
-import { applyDirect, consumeInbox } from './inbox.js';
+import { applyDirect, handleEntries, INBOX_GROUP, INBOX_READ_BLOCK_MS, INBOX_READ_COUNT } from './inbox.js';
+import { InboxReader } from './inbox-reader.js';
 import type { ClusterKeys } from './keys.js';
 import { HeldLease } from './lease.js';
 import { CLOSE_WAIT_MS, type Owned, type OwnerDeps, atMost } from './owned.js';
@@ -36,8 +37,26 @@ export class ClusterOwner {
   private closed = false;
   private claimsFromMs = Number.NEGATIVE_INFINITY;
   private readonly outage = new RedisOutage();
+  /** Every owned session's inbox, read by one blocked read (inbox-reader.ts). */
+  private readonly inbox: InboxReader;
+  /** Until when this instance's key is known alive: a lease taken is only safe while it is (owner-upkeep.ts sets it). */
+  aliveUntilMs = Number.NEGATIVE_INFINITY;
 
-  constructor(readonly deps: OwnerDeps) {}
+  constructor(readonly deps: OwnerDeps) {
+    this.inbox = new InboxReader({
+      connect: () => deps.redis.duplicate(),
+      redis: deps.redis,
+      group: INBOX_GROUP,
+      consumer: deps.instanceId,
+      count: INBOX_READ_COUNT,
+      blockMs: INBOX_READ_BLOCK_MS,
+      onEntries: (sessionId, entries) => {
+        const owned = this.owned.get(sessionId);
+        if (owned) handleEntries(this, owned, entries);
+      },
+      onError: (err) => deps.log.warn({ err }, 'cluster: reading the inboxes failed, retrying'),
+    });
+  }
 
   /** The fencing epoch of an owned session (the write fence reads it). */
   epochOf(sessionId: string): number | undefined {
@@ -154,13 +173,12 @@ export class ClusterOwner {
   // -------------------------------------------------------------------------------------------
 
   private async scanOnce(): Promise<void> {
-    const { redis, keys, instanceId, leases, db } = this.deps;
-    await redis.set(keys.instance(instanceId), '1', 'PX', leases.ttlMs);
+    const { keys, leases, db } = this.deps;
     await renewAll(this);
     const live = await db.selectFrom('sessions').select('id').where('status', '=', 'live').execute();
     const wanted = [...new Set([...live.map((r) => r.id), ...this.deps.localSessions()])].filter((id) => !this.owned.has(id) && !this.taking.has(id));
-    // Only the free ones are tried (one MGET): a SET NX per session another instance owns, every
-    // scan, made idle Redis traffic grow with the sessions (issue 26).
+    // Only the free ones are tried (two commands): a take per session another instance owns,
+    // every scan, made idle Redis traffic grow with the sessions (issue 26).
     const free = await leases.free(wanted.map((id) => keys.lease(id)));
     // Not awaited: resuming a game (loading it from the database) may take longer than a lease
     // lives on a busy machine, and the next scans must renew the lease meanwhile.
@@ -176,7 +194,10 @@ export class ClusterOwner {
       const { leases, keys } = this.deps;
       const key = keys.lease(sessionId);
       const sentAt = HeldLease.now();
-      if (!(await leases.acquire(key))) return;
+      // A lease is only held while this instance's key is alive: before the first beat (or after a
+      // lapse) the next scan takes it instead.
+      if (sentAt >= this.aliveUntilMs) return;
+      if (!(await leases.take(key))) return;
       const epoch = await takeEpoch(this.deps.db, sessionId);
       if (epoch === undefined || this.closed) {
         await leases.release(key);
@@ -191,7 +212,6 @@ export class ClusterOwner {
         routes: new PlayerRoutes(),
         direct: new Set(),
         relay: new RelayWatch(),
-        reader: null,
         stopping: false,
         stopped: false,
         unusedSinceMs: null,
@@ -212,7 +232,7 @@ export class ClusterOwner {
       // Kept while owned (a previous owner may have let it go with an expiry).
       this.deps.redis.persist(this.deps.keys.inbox(sessionId)).catch(() => undefined);
       this.announce(owned);
-      void consumeInbox(this, owned);
+      this.inbox.add(sessionId, this.deps.keys.inbox(sessionId));
     } finally {
       this.taking.delete(sessionId);
     }
@@ -249,7 +269,7 @@ export class ClusterOwner {
     if (!owned || owned.stopping) return;
     owned.stopping = true;
     if (!flush) owned.stopped = true;
-    owned.reader?.disconnect();
+    this.inbox.remove(this.deps.keys.inbox(sessionId));
     await this.deps.rooms.evict(sessionId).catch((err) => this.deps.log.warn({ err, sessionId }, 'cluster: stopping a room failed'));
     owned.stopped = true;
     this.owned.delete(sessionId);
@@ -261,6 +281,7 @@ export class ClusterOwner {
     if (this.timer) clearInterval(this.timer);
     await atMost(this.scanning ?? Promise.resolve(), CLOSE_WAIT_MS);
     await Promise.all([...this.owned.keys()].map((id) => this.release(id)));
+    this.inbox.close();
     // Gone at once for the other owners: this instance's sockets stop counting as players now.
     await atMost(this.deps.redis.del(this.deps.keys.instance(this.deps.instanceId)).catch(() => undefined), CLOSE_WAIT_MS);
   }

@@ -11,6 +11,7 @@ import { type ClientRole, MAX_CLIENT_MESSAGE_BURST, type ServerMessage } from '.
 import type { BroadcastTarget } from '../../game/engine/index.js';
 import type { Broadcaster } from '../../game/rooms/index.js';
 import { LinkDelay } from './link-delay.js';
+import { probeAlong } from './link-probe.js';
 
 export interface Client {
   /** The connection id the engine uses for replies. */
@@ -57,6 +58,11 @@ interface SessionSockets {
   displays: Set<Client>;
   players: Set<Client>;
   byPlayer: Map<string, Set<Client>>;
+  /**
+   * Whether the session's last state shown here had a question open; null until a state went
+   * out through this hub (in multi-instance mode a relaying instance only forwards frames).
+   */
+  questionOpen: boolean | null;
 }
 
 /** Text frames: a Buffer would otherwise go out as a binary frame. */
@@ -126,15 +132,18 @@ export class Hub implements Broadcaster {
   private readonly clients = new Map<string, Client>();
   /** Pings behind each question (link-delay.ts); off where the game runs on a fake clock. */
   private readonly measureLinks: boolean;
+  /** Link probes due ride along with broadcasts (link-probe.ts); 0: none here. */
+  private readonly probeIntervalMs: number;
 
-  constructor(options: { measureLinks?: boolean } = {}) {
+  constructor(options: { measureLinks?: boolean; probeIntervalMs?: number } = {}) {
     this.measureLinks = options.measureLinks ?? true;
+    this.probeIntervalMs = this.measureLinks ? (options.probeIntervalMs ?? 0) : 0;
   }
 
   add(client: Client): void {
     let group = this.sessions.get(client.sessionId);
     if (!group) {
-      group = { admins: new Set(), displays: new Set(), players: new Set(), byPlayer: new Map() };
+      group = { admins: new Set(), displays: new Set(), players: new Set(), byPlayer: new Map(), questionOpen: null };
       this.sessions.set(client.sessionId, group);
     }
     this.clients.set(client.id, client);
@@ -186,14 +195,25 @@ export class Hub implements Broadcaster {
   }
 
   toSession(sessionId: string, target: BroadcastTarget, message: ServerMessage): void {
-    if (!this.sessions.has(sessionId)) return;
-    this.frameToSession(sessionId, target, encodeMessage(message));
-    const questionId = this.measureLinks ? openQuestionId(message) : null;
-    if (questionId !== null && (target === 'all' || target === 'audience' || target === 'players')) {
+    const group = this.sessions.get(sessionId);
+    if (!group) return;
+    const questionId = openQuestionId(message);
+    // A question brings its own ping (below): no probe along with it.
+    this.frameToSession(sessionId, target, encodeMessage(message), questionId === null);
+    const toPlayers = target === 'all' || target === 'audience' || target === 'players';
+    if (!toPlayers || message.type !== 'session_state') return;
+    group.questionOpen = questionId !== null;
+    if (questionId !== null && this.measureLinks) {
       const nowMs = Date.now();
-      for (const client of this.sessions.get(sessionId)?.players ?? []) pingBehindQuestion(client, questionId, nowMs);
+      for (const client of group.players) pingBehindQuestion(client, questionId, nowMs);
     }
   }
+
+  /** The player sockets of sessions that may have a question open (not known to have none): the link probes' round. */
+  *playersInQuestions(): Generator<Client> {
+    for (const group of this.sessions.values()) if (group.questionOpen !== false) yield* group.players;
+  }
+
 
   // A player's own messages go as strings (see `send`): no Buffer per answer_accepted or answer_result.
 
@@ -209,13 +229,16 @@ export class Hub implements Broadcaster {
 
   // Each returns whether a socket here was among the targets (the relay counts frames it had no use for).
 
-  frameToSession(sessionId: string, target: BroadcastTarget, frame: Buffer): boolean {
+  frameToSession(sessionId: string, target: BroadcastTarget, frame: Buffer, probe = true): boolean {
     const group = this.sessions.get(sessionId);
     if (!group) return false;
     let sent = false;
     if (target === 'all' || target === 'admins' || target === 'screens') sent = sendAll(group.admins, frame) || sent;
     if (target === 'all' || target === 'audience' || target === 'displays' || target === 'screens') sent = sendAll(group.displays, frame) || sent;
-    if (target === 'all' || target === 'audience' || target === 'players') sent = sendAll(group.players, frame) || sent;
+    if (target === 'all' || target === 'audience' || target === 'players') {
+      sent = sendAll(group.players, frame) || sent;
+      if (probe && this.probeIntervalMs > 0 && group.questionOpen !== false) probeAlong(group.players, this.probeIntervalMs);
+    }
     return sent;
   }
 
@@ -270,8 +293,11 @@ export class Hub implements Broadcaster {
   /** One message to one socket that may not be registered yet (its first session_state). */
   sendTo(client: Client, message: ServerMessage | Buffer): void {
     send(client, Buffer.isBuffer(message) ? message : encodeMessage(message));
-    const questionId = this.measureLinks && client.role === 'player' && !Buffer.isBuffer(message) ? openQuestionId(message) : null;
-    if (questionId !== null) pingBehindQuestion(client, questionId, Date.now());
+    if (Buffer.isBuffer(message) || message.type !== 'session_state') return;
+    const questionId = openQuestionId(message);
+    const group = this.sessions.get(client.sessionId);
+    if (group) group.questionOpen = questionId !== null;
+    if (questionId !== null && this.measureLinks && client.role === 'player') pingBehindQuestion(client, questionId, Date.now());
   }
 
   private roleSet(group: SessionSockets, role: ClientRole): Set<Client> {

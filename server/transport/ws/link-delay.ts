@@ -29,6 +29,9 @@ export const RTT_SAMPLE_WINDOW = 8;
 /** A new allowance is reported to the engine (for the reveal's hold) when it moved this much. */
 const REPORT_CHANGE_MS = 50;
 
+/** How far the probe after a question's ping is spread (half the default probe interval). */
+const PROBE_SPREAD_MS = 1_000;
+
 const QUESTION_PING = 'q';
 const PROBE_PING = 'p';
 
@@ -52,6 +55,9 @@ export class LinkDelay {
   /** The payload of a ping sent now behind a question (the pong echoes it). */
   questionPing(nowMs: number, questionId: string): string {
     this.questionPingAtMs = nowMs;
+    // A round-trip sample like a probe: the next probe is an interval away. Spread over half an
+    // interval more, so a full house's probes do not all fall due in the same check.
+    this.lastProbeAtMs = nowMs + Math.random() * PROBE_SPREAD_MS;
     this.questionRttMs = null;
     // A cut-off is credited to the question open at the reconnect, not to the next one.
     if (this.questionId !== null && this.questionId !== questionId) this.cutOffMs = this.stallMs = 0;

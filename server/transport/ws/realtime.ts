@@ -79,7 +79,8 @@ export async function startRealtime(deps: RealtimeDeps, options: RealtimeOptions
   const clock = options.clock ?? systemClock;
   // Phones' delays are measured in wall-clock ms (link-delay.ts): meaningless to a game on a test's fake clock.
   const measureLinks = clock === systemClock;
-  const hub = new Hub({ measureLinks });
+  const probeIntervalMs = measureLinks ? (options.linkProbeIntervalMs ?? LINK_PROBE_INTERVAL_MS) : 0;
+  const hub = new Hub({ measureLinks, probeIntervalMs });
   // Rooms (one instance) and the rehearsal read the same storage.
   const storage = options.storage ?? new DbRoomStorage(deps.store);
   const rehearsal = rehearsals(options.rehearsalPlayers ?? REHEARSAL_PLAYERS, storage, deps.log);
@@ -165,7 +166,7 @@ export async function startRealtime(deps: RealtimeDeps, options: RealtimeOptions
     hub.toSession(sessionId, 'admins', { type: 'registration_burst', refused: burst.refused, addresses: burst.addresses });
   events.on('registrations', onRegistrations);
   metrics?.observeRealtime({ socketsByRole: () => hub.countByRole(), liveSessionCount: () => rooms.liveCount });
-  const stopProbes = startLinkProbes(hub, measureLinks ? (options.linkProbeIntervalMs ?? LINK_PROBE_INTERVAL_MS) : 0);
+  const stopProbes = startLinkProbes(hub, probeIntervalMs);
   const stopHeartbeat = startHeartbeat(hub, {
     ...DEFAULT_HEARTBEAT,
     ...options.heartbeat,
