@@ -1,4 +1,7 @@
 /**
+ * Longer than ~300 lines on purpose: the whole baseline server in one file, so its cost is plain
+ * to read next to Marquee's.
+ *
  * The baseline: the fastest this runtime does the bench's message pattern. Plain `node:http` and
  * `ws`, everything in memory, no validation, no database, every broadcast serialized once into one
  * Buffer and sent as is to each socket. It speaks just enough of Marquee's REST API and protocol

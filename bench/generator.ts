@@ -1,4 +1,7 @@
 /**
+ * Longer than ~300 lines on purpose: the generator is one process and one clock; its set-up,
+ * rounds and reports read as one story.
+ *
  * The load generator, its own process (started by the runner with an IPC channel). It plays the
  * audience: registers N phones through the API, opens N player sockets plus a display and an admin
  * socket per session, then plays R rounds. A round: every admin sends `admin_next_question` (all

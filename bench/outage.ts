@@ -1,4 +1,7 @@
 /**
+ * Longer than ~300 lines on purpose: five fault scenarios share one run and one table; each is a
+ * few lines of set-up around the same measured question.
+ *
  * Storage faults under a live question (`npm run bench -- outage [phones] [scenario…]`, DESIGN
  * §16): ~200 phones answer a 30 s question worth 1,000 points while the server's storage goes
  * away 3 s into it and comes back: PostgreSQL cut for 5 s and 40 s (a TCP proxy between Marquee

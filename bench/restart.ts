@@ -1,4 +1,7 @@
 /**
+ * Longer than ~300 lines on purpose: one crash scenario (kill, restart, storm, checks), read top
+ * to bottom.
+ *
  * The reconnect storm (`npm run bench -- restart 2000`): N phones in a live question, the server
  * killed with SIGKILL 0.6 s into the question (phones answering), started again at once on the
  * same data and port, and every phone coming back with the web client's real backoff
