@@ -19,12 +19,15 @@ describe('EdgeTicks', () => {
   let sent: Array<{ sessionId: string; message: Record<string, unknown>; at: number }>;
   let unreachable: boolean;
   let ticks: EdgeTicks;
+  let logged: Array<[object, string]>;
 
   beforeEach(() => {
     vi.useFakeTimers({ now: START });
     sent = [];
     unreachable = false;
+    logged = [];
     ticks = new EdgeTicks({
+      log: { info: (details, message) => logged.push([details, message]) },
       send: (sessionId, frame) => sent.push({ sessionId, message: JSON.parse(frame.toString()), at: Date.now() }),
       ownerUnreachable: () => unreachable,
     });
@@ -74,6 +77,11 @@ describe('EdgeTicks', () => {
     expect(ticks.heard('s1', tick(START + 4_001), false)).toBe(true);
     vi.advanceTimersByTime(5_000);
     expect(sent).toHaveLength(2);
+    // The operator reads when this instance took over the countdown and when the owner was back.
+    expect(logged).toEqual([
+      [{ sessionId: 's1', questionId: 'q1' }, "cluster: the game's owner is unheard; its countdown goes on from here"],
+      [{ sessionId: 's1', questionId: 'q1', ticksMade: 2 }, "cluster: the game's owner is heard again"],
+    ]);
   });
 
   it('makes nothing up when the owner runs here, nor after the question closed, nor for a forgotten session', () => {

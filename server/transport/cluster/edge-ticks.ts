@@ -16,6 +16,7 @@
  */
 import type { ServerMessage } from '../../../protocol/index.js';
 import { TICK_MS, secondsRemaining } from '../../game/engine/timing.js';
+import type { RoomLog } from '../../game/rooms/index.js';
 import type { OutboxHeader, QuestionClock } from './envelope.js';
 
 /** How long past a tick's due time the owner may be late before this instance sends it itself (Redis up). */
@@ -30,6 +31,8 @@ interface Countdown {
   offsetMs: number;
   /** The owner runs the session here: its frames come without Redis and nothing is made up. */
   local: boolean;
+  /** Ticks made here since the owner was last heard (the log says when that starts and ends). */
+  made: number;
   timer?: NodeJS.Timeout;
 }
 
@@ -38,6 +41,7 @@ export interface EdgeTicksDeps {
   send(sessionId: string, frame: Buffer): void;
   /** True while this instance's subscriber connection is down: the owner cannot be heard, no grace. */
   ownerUnreachable(): boolean;
+  log?: Pick<RoomLog, 'info'>;
   now?(): number;
 }
 
@@ -74,6 +78,7 @@ export class EdgeTicks {
     const { q } = header;
     const current = this.countdowns.get(sessionId);
     if (q === 0) {
+      if (current) this.heardAgain(sessionId, current);
       this.forget(sessionId);
       return true;
     }
@@ -87,12 +92,14 @@ export class EdgeTicks {
     if (same) {
       Object.assign(same, { endsAt, offsetMs, local });
       if (tick === 1) same.lastTick = second;
+      this.heardAgain(sessionId, same);
       this.arm(sessionId, same);
       return true;
     }
+    if (current) this.heardAgain(sessionId, current);
     this.forget(sessionId);
     const lastTick = second;
-    const countdown: Countdown = { questionId, endsAt, lastTick, offsetMs, local };
+    const countdown: Countdown = { questionId, endsAt, lastTick, offsetMs, local, made: 0 };
     this.countdowns.set(sessionId, countdown);
     this.arm(sessionId, countdown);
     return true;
@@ -107,6 +114,12 @@ export class EdgeTicks {
 
   close(): void {
     for (const sessionId of [...this.countdowns.keys()]) this.forget(sessionId);
+  }
+
+  private heardAgain(sessionId: string, countdown: Countdown): void {
+    if (countdown.made === 0) return;
+    this.deps.log?.info({ sessionId, questionId: countdown.questionId, ticksMade: countdown.made }, "cluster: the game's owner is heard again");
+    countdown.made = 0;
   }
 
   /** Wakes at the next tick's due time (in this instance's clock), unless the owner runs here or the deadline comes first. */
@@ -134,6 +147,9 @@ export class EdgeTicks {
       return;
     }
     countdown.lastTick = next;
+    if (countdown.made++ === 0) {
+      this.deps.log?.info({ sessionId, questionId: countdown.questionId }, "cluster: the game's owner is unheard; its countdown goes on from here");
+    }
     const message: ServerMessage = {
       type: 'timer_tick',
       questionId: countdown.questionId,

@@ -13,6 +13,9 @@
  * On the owner's own instance a socket talks to the room without Redis (DESIGN §16): its messages
  * go to the owner directly (`direct`, decided when it connects, kept while that owner runs the
  * game) and the owner's frames come back through `deliverLocal`, in the room's order.
+ *
+ * While a relayed session's owner is unheard (Redis down), its phones here still get its ticks,
+ * made here from the clock its last frames carried (edge-ticks.ts).
  */
 import type { Redis } from 'ioredis';
 import type { EngineEvent } from '../../game/engine/index.js';
@@ -99,6 +102,7 @@ export class EdgeRooms implements RoomDirectory {
         if (!this.closing) deps.hub.frameToSession(sessionId, 'all', frame);
       },
       ownerUnreachable: () => deps.subscriber.status !== 'ready',
+      log: deps.log,
     });
   }
 
