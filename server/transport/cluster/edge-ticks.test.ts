@@ -38,7 +38,7 @@ describe('EdgeTicks', () => {
     vi.useRealTimers();
   });
 
-  it('sends the owner’s tick itself once the owner is GRACE_MS late, once a second, until the deadline', () => {
+  it('sends the owner’s tick itself once the owner is GRACE_MS late, then each on time until the deadline', () => {
     // The question's state gives the clock (its time falls between two seconds).
     ticks.heard('s1', header(['q1', START + OFFSET + 3, ENDS + OFFSET, 0]), false);
     vi.advanceTimersByTime(1_000);
@@ -48,7 +48,8 @@ describe('EdgeTicks', () => {
     vi.advanceTimersByTime(1);
     vi.advanceTimersByTime(10_000);
     expect(sent.map((s) => s.message)).toEqual([2, 3, 4].map((n) => ({ type: 'timer_tick', questionId: 'q1', timeRemaining: 5 - n, serverTime: START + OFFSET + n * 1_000, endsAt: ENDS + OFFSET })));
-    expect(sent.map((s) => s.at - START)).toEqual([2_500, 3_500, 4_500]);
+    // Unheard, the owner stays so until a frame of it comes: no more waiting for it.
+    expect(sent.map((s) => s.at - START)).toEqual([2_500, 3_000, 4_000]);
   });
 
   it('sends each tick on time while Redis is known down', () => {
@@ -59,6 +60,15 @@ describe('EdgeTicks', () => {
       [1_000, 4],
       [2_000, 3],
     ]);
+  });
+
+  it('sends a tick waiting for the owner’s at once when this instance loses Redis', () => {
+    ticks.heard('s1', tick(START), false);
+    vi.advanceTimersByTime(1_100);
+    expect(sent).toEqual([]);
+    unreachable = true;
+    ticks.ownerLost();
+    expect(sent.map((s) => [s.at - START, s.message.timeRemaining])).toEqual([[1_100, 4]]);
   });
 
   it('lets the owner win once heard again: its late ticks are dropped, its new ones go on', () => {

@@ -33,6 +33,8 @@ interface Countdown {
   local: boolean;
   /** Ticks made here since the owner was last heard (the log says when that starts and ends). */
   made: number;
+  /** The next tick is due and waits GRACE_MS for the owner's. */
+  waiting: boolean;
   timer?: NodeJS.Timeout;
 }
 
@@ -87,7 +89,12 @@ export class EdgeTicks {
     // serverTime is when the owner's timer ran, a little after, and a state's falls anywhere.
     const second = endsAt - Math.ceil((endsAt - serverTime) / TICK_MS) * TICK_MS;
     const same = current?.questionId === questionId ? current : undefined;
-    if (same && tick === 1 && second <= same.lastTick) return false;
+    if (same && tick === 1 && second <= same.lastTick) {
+      // The owner's tick for the second just made here: it is heard live again (one older: its
+      // offline queue flushed late, no sign it runs now).
+      if (second === same.lastTick) this.heardAgain(sessionId, same);
+      return false;
+    }
     const offsetMs = serverTime - this.now();
     if (same) {
       Object.assign(same, { endsAt, offsetMs, local });
@@ -99,7 +106,7 @@ export class EdgeTicks {
     if (current) this.heardAgain(sessionId, current);
     this.forget(sessionId);
     const lastTick = second;
-    const countdown: Countdown = { questionId, endsAt, lastTick, offsetMs, local, made: 0 };
+    const countdown: Countdown = { questionId, endsAt, lastTick, offsetMs, local, made: 0, waiting: false };
     this.countdowns.set(sessionId, countdown);
     this.arm(sessionId, countdown);
     return true;
@@ -110,6 +117,11 @@ export class EdgeTicks {
     const countdown = this.countdowns.get(sessionId);
     if (countdown?.timer) clearTimeout(countdown.timer);
     this.countdowns.delete(sessionId);
+  }
+
+  /** This instance lost Redis: ticks waiting for the owner's go now. */
+  ownerLost(): void {
+    for (const [sessionId, countdown] of this.countdowns) if (countdown.waiting) this.due(sessionId, countdown);
   }
 
   close(): void {
@@ -126,6 +138,7 @@ export class EdgeTicks {
   private arm(sessionId: string, countdown: Countdown, delayMs?: number): void {
     if (countdown.timer) clearTimeout(countdown.timer);
     countdown.timer = undefined;
+    countdown.waiting = delayMs !== undefined;
     const next = countdown.lastTick + TICK_MS;
     if (countdown.local || next >= countdown.endsAt) return;
     const waitMs = delayMs ?? next - countdown.offsetMs - this.now();
@@ -135,14 +148,17 @@ export class EdgeTicks {
 
   private due(sessionId: string, countdown: Countdown): void {
     if (this.countdowns.get(sessionId) !== countdown) return;
+    if (countdown.timer) clearTimeout(countdown.timer);
     countdown.timer = undefined;
+    countdown.waiting = false;
     const ownerNow = this.now() + countdown.offsetMs;
     // The latest tick due by now: after a stalled wake, the current second, not a burst of old ones.
     const next = countdown.lastTick + TICK_MS * Math.max(1, Math.floor((ownerNow - countdown.lastTick) / TICK_MS));
     if (next >= countdown.endsAt) return;
     const lateMs = ownerNow - next;
-    // Redis up: the owner's tick may just be on its way; it gets GRACE_MS before this one goes.
-    if (!this.deps.ownerUnreachable() && lateMs < GRACE_MS) {
+    // Redis up and the owner heard lately: its tick may just be on its way and gets GRACE_MS. Once
+    // unheard it stays so until a frame of it comes (Redis back, the owner not yet publishing).
+    if (!this.deps.ownerUnreachable() && countdown.made === 0 && lateMs < GRACE_MS) {
       this.arm(sessionId, countdown, GRACE_MS - lateMs);
       return;
     }

@@ -104,6 +104,7 @@ export class EdgeRooms implements RoomDirectory {
       ownerUnreachable: () => deps.subscriber.status !== 'ready',
       log: deps.log,
     });
+    deps.subscriber.on('close', () => this.ticks.ownerLost());
   }
 
   /** Sessions with sockets here (they need an owner somewhere). */
