@@ -13,12 +13,16 @@
  * On the owner's own instance a socket talks to the room without Redis (DESIGN §16): its messages
  * go to the owner directly (`direct`, decided when it connects, kept while that owner runs the
  * game) and the owner's frames come back through `deliverLocal`, in the room's order.
+ *
+ * While a relayed session's owner is unheard (Redis down), its phones here still get its ticks,
+ * made here from the clock its last frames carried (edge-ticks.ts).
  */
 import type { Redis } from 'ioredis';
 import type { EngineEvent } from '../../game/engine/index.js';
 import type { RoomDirectory, RoomLog, RoomMember, RoomPort } from '../../game/rooms/index.js';
 import type { Store } from '../../storage/store.js';
 import type { Hub } from '../ws/hub.js';
+import { EdgeTicks } from './edge-ticks.js';
 import { type InboxEntry, type OutboxHeader, decodeOutbox, globalConnectionId } from './envelope.js';
 import type { ClusterKeys } from './keys.js';
 import { ClusterOwner } from './owner.js';
@@ -85,12 +89,22 @@ export class EdgeRooms implements RoomDirectory {
   private readonly ownSubscribed: Promise<unknown>;
   /** Shutting down: sockets closing now say nothing more (the instance's absence says it). */
   closing = false;
+  /** The countdown of relayed sessions, kept while their owner is unheard (edge-ticks.ts). */
+  private readonly ticks: EdgeTicks;
 
   constructor(private readonly deps: EdgeDeps) {
     deps.subscriber.on('messageBuffer', (channel: Buffer, message: Buffer) => this.onFrame(channel.toString(), message));
     this.ownChannel = deps.keys.instanceChannel(deps.instanceId);
     this.ownSubscribed = deps.subscriber.subscribe(this.ownChannel);
     this.ownSubscribed.catch((err) => deps.log.error({ err }, "cluster: subscribing to this instance's channel failed"));
+    this.ticks = new EdgeTicks({
+      send: (sessionId, frame) => {
+        if (!this.closing) deps.hub.frameToSession(sessionId, 'all', frame);
+      },
+      ownerUnreachable: () => deps.subscriber.status !== 'ready',
+      log: deps.log,
+    });
+    deps.subscriber.on('close', () => this.ticks.ownerLost());
   }
 
   /** Sessions with sockets here (they need an owner somewhere). */
@@ -158,6 +172,7 @@ export class EdgeRooms implements RoomDirectory {
         group.ports--;
         if (group.ports > 0 || this.sessions.get(sessionId) !== group) return;
         this.sessions.delete(sessionId);
+        this.ticks.forget(sessionId);
         this.deps.subscriber.unsubscribe(this.deps.keys.outbox(sessionId)).catch(() => undefined);
       },
     };
@@ -201,17 +216,17 @@ export class EdgeRooms implements RoomDirectory {
     if ('o' in header && header.o === this.deps.instanceId) return;
     // Frames on this instance's own channel name their session in the header.
     const sessionId = own ? ('s' in header ? header.s : undefined) : channel.slice(prefix.length);
-    const used = sessionId !== undefined && this.deliver(sessionId, header, frame);
+    const used = sessionId !== undefined && this.deliver(sessionId, header, frame, false);
     this.deps.countFrame?.(FRAME_KINDS[header.k] ?? 'broadcast', used);
   }
 
   /** A frame of this instance's own room (relay.ts): no Redis in between. */
   deliverLocal(sessionId: string, header: OutboxHeader, frame: Buffer): void {
-    this.deliver(sessionId, header, frame);
+    this.deliver(sessionId, header, frame, true);
   }
 
   /** Writes an owner's frame to the sockets here it is for; false when there were none. */
-  private deliver(sessionId: string, header: OutboxHeader, frame: Buffer): boolean {
+  private deliver(sessionId: string, header: OutboxHeader, frame: Buffer, local: boolean): boolean {
     const group = this.sessions.get(sessionId);
     if (!group) return false;
     if (header.e < group.epoch) return false; // a deposed owner
@@ -234,7 +249,8 @@ export class EdgeRooms implements RoomDirectory {
       case 'player':
         return hub.frameToPlayer(sessionId, header.p, frame);
       default:
-        return hub.frameToSession(sessionId, header.k, frame);
+        // A tick older than one the phones here already have (sent here while the owner was unheard) is dropped.
+        return this.ticks.heard(sessionId, header, local) && hub.frameToSession(sessionId, header.k, frame);
     }
   }
 

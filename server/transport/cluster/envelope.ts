@@ -17,11 +17,19 @@ import type { BroadcastTarget, EngineEvent } from '../../game/engine/index.js';
 // `o`: the owner's instance, on frames published where it listens too: it wrote them to its own
 // sockets directly already (relay.ts), so it drops them when Redis brings them back.
 export type OutboxHeader =
-  | { e: number; k: BroadcastTarget; o?: string }
+  | { e: number; k: BroadcastTarget; o?: string; q?: QuestionClock | 0 }
   | { e: number; k: 'player'; p: string; s?: string; o?: string }
   | { e: number; k: 'conn'; c: string; s?: string }
   /** A new owner (or one back after Redis came back): every instance re-announces its sockets. */
   | { e: number; k: 'owner'; o?: string };
+
+/**
+ * `q` on a broadcast: the open question's clock as the frame tells it, `[questionId, serverTime,
+ * endsAt, 1 for a timer_tick | 0 for a session_state]` (owner's clock), or 0 when it closes the
+ * question (question_end, another phase). Other instances keep the countdown by it while the
+ * owner is unheard (edge-ticks.ts) without parsing frames.
+ */
+export type QuestionClock = [questionId: string, serverTime: number, endsAt: number, tick: 0 | 1];
 
 const NEWLINE = 0x0a;
 

@@ -3,7 +3,8 @@
  * real PostgreSQL and Redis behind:
  * - the phones on the owner's own instance keep the game: ticks, a confirmed answer and a
  *   reconnect during the cut, and no frame twice while Redis is up; the other instance's phones
- *   catch up once Redis is back;
+ *   keep their countdown (ticks made there, edge-ticks.ts), the owner's own once it is heard
+ *   again, never back in time, and catch up once Redis is back;
  * - a question whose deadline falls in the cut: an answer the other instance took before the
  *   deadline counts, scored by its stamp; the reveal waits for it (relay-hold.ts), and nothing
  *   is accepted after question_end.
@@ -56,7 +57,7 @@ describe('Redis cut: the owner runs on (2 instances)', () => {
   }
 
   it('keeps ticks, confirmations and reconnects going on the owner’s instance; the other catches up once Redis is back', { timeout: 60_000 }, async () => {
-    const { game, owner, other, local, remote, question } = await startedGame('Through the cut?', 60);
+    const { game, owner, other, local, remote, question, endsAt } = await startedGame('Through the cut?', 60);
     // Redis up: each tick reaches a phone on the owner's instance once (directly, not again through Redis).
     await local.waitFor((m) => m.type === 'timer_tick', { from: local.messages.length, timeoutMs: 3_000 });
     await sleep(1_200);
@@ -77,10 +78,33 @@ describe('Redis cut: the owner runs on (2 instances)', () => {
     const duringCut = ticks(local, from);
     expect(duringCut.length).toBeGreaterThanOrEqual(2);
     expect(ticks(third).length).toBeGreaterThanOrEqual(1);
-    // The other instance hears nothing from the owner meanwhile.
-    expect(ticks(remote, remoteFrom)).toEqual([]);
+    // The other instance hears nothing from the owner meanwhile, but its phones' countdown goes on:
+    // the owner's ticks, made there, once a second.
+    const remoteCut = ticks(remote, remoteFrom);
+    expect(remoteCut.length).toBeGreaterThanOrEqual(2);
+    for (const tick of remoteCut) {
+      expect(tick).toMatchObject({ questionId: question.id, endsAt, timeRemaining: Math.ceil((endsAt - (tick.serverTime as number)) / 1000) });
+    }
+    const cutTimes = remoteCut.map((m) => m.serverTime as number);
+    // Once a second: no gap the bench would count as more than 0.5 s frozen.
+    for (let i = 1; i < cutTimes.length; i++) expect(cutTimes[i] - cutTimes[i - 1]).toBeLessThan(1_500);
 
+    const restoreFrom = remote.messages.length;
     await proxy.restore();
+    await sleep(1_500);
+    expect(ticks(remote, restoreFrom).length).toBeGreaterThanOrEqual(1);
+    // Before, during and after the cut: the owner's countdown, each second once, never back
+    // (a tick made there stands for its whole second; the owner's says when its timer ran).
+    const remaining = ticks(remote).map((m) => m.timeRemaining as number);
+    expect(remaining.slice(1).every((r, i) => r < remaining[i])).toBe(true);
+    const localBySecond = new Map(ticks(local).map((m) => [m.timeRemaining, m]));
+    for (const tick of ticks(remote)) {
+      const owners = localBySecond.get(tick.timeRemaining);
+      if (!owners) continue; // the newest, made before the owner's phone heard its own
+      expect(tick).toMatchObject({ questionId: owners.questionId, endsAt: owners.endsAt });
+      expect(Math.abs((tick.serverTime as number) - (owners.serverTime as number))).toBeLessThan(500);
+    }
+    expect(remaining.filter((r) => localBySecond.has(r)).length).toBeGreaterThanOrEqual(remaining.length - 1);
     // Its answer, held by its instance's Redis queue, is confirmed, or its fresh state shows it taken.
     await remote.waitFor((m) => m.type === 'answer_accepted' || (m.type === 'session_state' && m.answered === true), { from: remoteFrom, timeoutMs: 10_000 });
     // A phone reconnecting to the other instance is back (how fast: npm run bench -- outage).
@@ -108,6 +132,11 @@ describe('Redis cut: the owner runs on (2 instances)', () => {
     await sleep(endsAt - Date.now() + 2_500);
     expect(local.messages.some((m) => m.type === 'timer_tick' && m.serverTime >= sentAt)).toBe(true);
     expect(local.types()).not.toContain('question_end');
+    // The other instance's phone counted down to the deadline, not past it, and no reveal was made up there.
+    const remoteCut = ticks(remote, from);
+    expect(remoteCut.some((m) => (m.serverTime as number) >= sentAt + 1_000)).toBe(true);
+    expect(remoteCut.every((m) => (m.serverTime as number) < endsAt && m.timeRemaining >= 1)).toBe(true);
+    expect(remote.types()).not.toContain('question_end');
 
     await proxy.restore();
     const result = await remote.waitFor((m) => m.type === 'answer_result', { from, timeoutMs: 10_000 });

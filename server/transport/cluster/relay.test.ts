@@ -38,10 +38,24 @@ const accepted: ServerMessage = { type: 'answer_accepted', questionId: 'q1', sel
 describe('the relay publisher', () => {
   it('publishes a broadcast once, on the session channel, naming its origin; the sockets here get it directly', () => {
     const { published, local, publisher } = setUp();
-    publisher.toSession('s1', 'audience', { type: 'timer_tick', timeRemaining: 5 } as ServerMessage);
-    const frame = '{"type":"timer_tick","timeRemaining":5}';
+    publisher.toSession('s1', 'audience', { type: 'presence', players: 5 } as ServerMessage);
+    const frame = '{"type":"presence","players":5}';
     expect(published).toEqual([{ channel: 't:out:s1', header: { e: 4, k: 'audience', o: 'node-1' }, frame }]);
     expect(local).toEqual([{ sessionId: 's1', header: { e: 4, k: 'audience' }, frame }]);
+  });
+
+  it('tags a tick with the question’s clock and a question_end with its close, for the countdown on other instances', () => {
+    const { published, local, publisher } = setUp();
+    publisher.toSession('s1', 'all', { type: 'timer_tick', questionId: 'q1', timeRemaining: 5, serverTime: 1_000, endsAt: 6_000 });
+    publisher.toSession('s1', 'all', { type: 'question_end', questionId: 'q1', correctIndex: 1, distribution: [0, 1, 0, 0] });
+    expect(published.map((p) => p.header)).toEqual([
+      { e: 4, k: 'all', o: 'node-1', q: ['q1', 1_000, 6_000, 1] },
+      { e: 4, k: 'all', o: 'node-1', q: 0 },
+    ]);
+    expect(local.map((l) => l.header)).toEqual([
+      { e: 4, k: 'all', q: ['q1', 1_000, 6_000, 1] },
+      { e: 4, k: 'all', q: 0 },
+    ]);
   });
 
   it('gives a player or a socket on its own instance its frames directly, publishing nothing for them', () => {
@@ -59,7 +73,7 @@ describe('the relay publisher', () => {
   it('keeps its own sockets going while its lease has lapsed in a Redis outage (publishing nothing)', () => {
     const { published, local, publisher, routes } = setUp({ epoch: undefined, localEpoch: 4 });
     routes.add('node-2/7', 'p1');
-    publisher.toSession('s1', 'all', { type: 'timer_tick', timeRemaining: 4 } as ServerMessage);
+    publisher.toSession('s1', 'all', { type: 'presence', players: 4 } as ServerMessage);
     publisher.toPlayer('s1', 'p1', accepted);
     expect(published).toEqual([]);
     expect(local.map((l) => l.header)).toEqual([{ e: 4, k: 'all' }]);

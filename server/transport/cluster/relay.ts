@@ -22,6 +22,7 @@ import type { Redis } from 'ioredis';
 import type { ServerMessage } from '../../../protocol/index.js';
 import type { BroadcastTarget } from '../../game/engine/index.js';
 import type { Broadcaster, RoomLog } from '../../game/rooms/index.js';
+import { questionClockOf } from './edge-ticks.js';
 import { encodeOutbox, instanceOf, type OutboxHeader } from './envelope.js';
 import type { ClusterKeys } from './keys.js';
 
@@ -57,9 +58,10 @@ export function relayPublisher({ keys, redis, owner, log, instanceId, local }: R
       const own = owner.localEpoch(sessionId);
       if (own === undefined) return;
       const frame = JSON.stringify(message);
-      local.deliver(sessionId, { e: own, k: target }, Buffer.from(frame));
+      const q = questionClockOf(message);
+      local.deliver(sessionId, { e: own, k: target, q }, Buffer.from(frame));
       const e = owner.publishEpoch(sessionId);
-      if (e !== undefined) publish(sessionId, keys.outbox(sessionId), { e, k: target, o: instanceId }, frame);
+      if (e !== undefined) publish(sessionId, keys.outbox(sessionId), { e, k: target, o: instanceId, q }, frame);
     },
     toPlayer(sessionId: string, playerId: string, message: ServerMessage) {
       const own = owner.localEpoch(sessionId);
