@@ -139,7 +139,13 @@ describe('Redis cut: the owner runs on (2 instances)', () => {
     expect(remote.types()).not.toContain('question_end');
 
     await proxy.restore();
-    const result = await remote.waitFor((m) => m.type === 'answer_result', { from, timeoutMs: 10_000 });
+    // Told its result: by `answer_result`, or, when that was published before this instance had
+    // subscribed again (pub/sub keeps nothing), by the reveal's fresh state, which carries it.
+    const told = await remote.waitFor(
+      (m) => m.type === 'answer_result' || (m.type === 'session_state' && m.phase === 'reveal' && m.answerResult != null),
+      { from, timeoutMs: 10_000 },
+    );
+    const result = told.type === 'answer_result' ? told : { ...told.answerResult, questionId: told.question?.id };
     expect(result).toMatchObject({ isCorrect: true, questionId: question.id });
     expect(result.pointsEarned).toBeGreaterThan(0);
     await local.waitFor((m) => m.type === 'question_end', { timeoutMs: 5_000 });
