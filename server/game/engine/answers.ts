@@ -100,6 +100,16 @@ export function playerDelay(state: EngineState, playerId: string, allowanceMs: n
   return state.delays.get(playerId) === bounded ? state : { ...state, delays: state.delays.set(playerId, bounded) };
 }
 
+/** Several players' latest delays at once (the room gathers them between steps): the same as one `player_delay` each. */
+export function withPlayerDelays(state: EngineState, latest: ReadonlyMap<string, number>): EngineState {
+  const changed: [string, number][] = [];
+  for (const [playerId, allowanceMs] of latest) {
+    const bounded = boundedAllowanceMs(allowanceMs);
+    if (state.delays.get(playerId) !== bounded) changed.push([playerId, bounded]);
+  }
+  return changed.length === 0 ? state : { ...state, delays: state.delays.setAll(changed) };
+}
+
 export function playerConnected(state: EngineState, playerId: string, name: string): EngineState {
   const names = state.names.get(playerId) === name ? state.names : state.names.set(playerId, name);
   // A phone coming back keeps its place in the lobby's list; only a newcomer goes to the front.

@@ -33,3 +33,4 @@ export type { Presence, Standings } from './state-parts.js';
 export { REVEAL_MS, SLIDE_MS, NO_MEDIA_MS, TICK_MS, DEFAULT_MEDIA_DURATION_SECONDS, mediaRunMs } from './timing.js';
 export { PMap } from './pmap.js';
 export { PROGRESS_INTERVAL_MS, distributionOf, insightOnConnect, placeOf, presenceMessage, progressMessage } from './insight.js';
+export { withPlayerDelays } from './answers.js';

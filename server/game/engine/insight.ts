@@ -52,13 +52,22 @@ export function insightOnConnect(state: EngineState, _role: 'admin' | 'display')
 
 /** Sends the update; returns the insight after it (sent now, presence as sent). */
 function sendInsight(state: EngineState, nowMs: number, out: Effect[]): Insight {
+  const { insight } = state;
+  const progress = progressMessage(state);
+  // Nothing presence is made of changed (the same objects): no message to build and compare. The
+  // common case while answers come in; building it named the lobby's players every time.
+  const sources = insight.presenceSources;
+  if (sources && sources.names === state.names && sources.recentJoins === state.recentJoins && sources.players === state.presence.connections.size && sources.displays === state.displays) {
+    if (progress) out.push({ kind: 'broadcast', to: 'screens', message: progress });
+    return { ...insight, sentAtMs: nowMs, dueAtMs: null };
+  }
   const presence = presenceMessage(state);
   // Screens, not only admins: the display's lobby shows who joined (DESIGN §17).
   const presenceKey = `${presence.players}/${presence.displays}/${presence.joined}/${(presence.recentNames ?? []).join('\n')}`;
-  if (presenceKey !== state.insight.presenceSent) out.push({ kind: 'broadcast', to: 'screens', message: presence });
-  const progress = progressMessage(state);
+  if (presenceKey !== insight.presenceSent) out.push({ kind: 'broadcast', to: 'screens', message: presence });
   if (progress) out.push({ kind: 'broadcast', to: 'screens', message: progress });
-  return { sentAtMs: nowMs, dueAtMs: null, presenceSent: presenceKey };
+  const presenceSources = { names: state.names, recentJoins: state.recentJoins, players: state.presence.connections.size, displays: state.displays };
+  return { sentAtMs: nowMs, dueAtMs: null, presenceSent: presenceKey, presenceSources };
 }
 
 /** A count changed: send now if the interval allows, else make sure an update is due. */

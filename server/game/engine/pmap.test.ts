@@ -37,6 +37,20 @@ describe('PMap', () => {
     expect(PMap.empty<number>().everyKey(() => false)).toBe(true);
   });
 
+  it('a map emptied by deletes walks nothing and fills again', () => {
+    let map = PMap.empty<number>();
+    for (let i = 0; i < 300; i++) map = map.set(`k${i}`, i);
+    for (let i = 0; i < 300; i++) map = map.delete(`k${i}`);
+    expect(map.size).toBe(0);
+    expect([...map.entries()]).toEqual([]);
+    expect(map.keyList()).toEqual([]);
+    expect(map.everyKey(() => false)).toBe(true);
+    map = map.set('k7', 7).set('k8', 8);
+    expect(map.keyList().sort()).toEqual(['k7', 'k8']);
+    expect(map.get('k8')).toBe(8);
+    expect(map.everyKey((key) => key !== 'k8')).toBe(false);
+  });
+
   it('deleting a missing key returns the same map', () => {
     const map = PMap.from([['a', 1]]);
     expect(map.delete('zzz')).toBe(map);

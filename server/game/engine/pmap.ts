@@ -130,23 +130,31 @@ export class PMap<V> {
   private replaceLeaf(hash: number, leaf: Leaf): Branch[] {
     const b = hash & MASK;
     const t = (hash >>> BITS) & MASK;
-    const twig = this.root[b][t].slice();
-    twig[(hash >>> (2 * BITS)) & MASK] = leaf;
-    const branch = this.root[b].slice();
-    branch[t] = twig;
+    let twig: Twig = this.root[b][t].slice();
+    (twig as Leaf[])[(hash >>> (2 * BITS)) & MASK] = leaf;
+    // A delete that empties a subtree gives it back to the shared empty one, which the walks skip.
+    if (leaf === EMPTY_LEAF && twig.every((l) => l === EMPTY_LEAF)) twig = EMPTY_TWIG;
+    let branch: Branch = this.root[b].slice();
+    (branch as Twig[])[t] = twig;
+    if (twig === EMPTY_TWIG && branch.every((w) => w === EMPTY_TWIG)) branch = EMPTY_BRANCH;
     const root = this.root.slice();
     root[b] = branch;
     return root;
   }
 
   // The walks below visit entries in tree order: deterministic for a given set of keys, but not
-  // sorted. forEach, keyList and everyKey are for the hot paths (every answer, every close at
+  // sorted. They skip the subtrees still shared with the empty tree: a game of 10 players has at
+  // most 10 of the 4,096 leaves filled, and walking all of them on every answer (the early-end
+  // check) and at every step (the roster) was a tenth of a 1,000-session round (issue 26). forEach, keyList and everyKey are for the hot paths (every answer, every close at
   // 10,000 players): the generators allocate a result object per entry, these allocate nothing
   // per entry beyond what they return.
 
   forEach(fn: (value: V, key: string) => void): void {
+    if (this.size === 0) return;
     for (const branch of this.root) {
+      if (branch === EMPTY_BRANCH) continue;
       for (const twig of branch) {
+        if (twig === EMPTY_TWIG) continue;
         for (const leaf of twig) for (let i = 0; i < leaf.length; i += 2) fn(leaf[i + 1] as V, leaf[i] as string);
       }
     }
@@ -161,8 +169,11 @@ export class PMap<V> {
 
   /** True when `test` holds for every key; stops at the first that fails. */
   everyKey(test: (key: string) => boolean): boolean {
+    if (this.size === 0) return true;
     for (const branch of this.root) {
+      if (branch === EMPTY_BRANCH) continue;
       for (const twig of branch) {
+        if (twig === EMPTY_TWIG) continue;
         for (const leaf of twig) for (let i = 0; i < leaf.length; i += 2) if (!test(leaf[i] as string)) return false;
       }
     }
@@ -170,8 +181,11 @@ export class PMap<V> {
   }
 
   *entries(): IterableIterator<[string, V]> {
+    if (this.size === 0) return;
     for (const branch of this.root) {
+      if (branch === EMPTY_BRANCH) continue;
       for (const twig of branch) {
+        if (twig === EMPTY_TWIG) continue;
         for (const leaf of twig) for (let i = 0; i < leaf.length; i += 2) yield [leaf[i] as string, leaf[i + 1] as V];
       }
     }

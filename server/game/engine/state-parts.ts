@@ -36,6 +36,8 @@ export interface Insight {
    * A screen connecting gets the current presence on its own (insightOnConnect).
    */
   presenceSent?: string | null;
+  /** What that broadcast was made of (compared by identity: an unchanged presence costs four compares). */
+  presenceSources?: { names: PMap<string>; recentJoins: readonly string[]; players: number; displays: number };
 }
 
 /** Every scorer's player id, best first; the rules are in standings.ts. */

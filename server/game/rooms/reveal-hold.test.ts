@@ -68,3 +68,32 @@ describe('a held reveal', () => {
     expect(result).toMatchObject({ isCorrect: true, pointsEarned: 80 });
   });
 });
+
+describe('measured delays', () => {
+  it('a delay reported between steps sizes the reveal hold at the deadline, without a step of its own', async () => {
+    const { clock, manager, sent, hold, types } = setup();
+    hold.on = false;
+    await manager.start();
+    const room = (await manager.acquire(SESSION))!;
+    await room.connect({ connectionId: 'p1', role: 'player', playerId: 'ann', name: 'Ann' }, () => undefined);
+    await room.connect({ connectionId: 'p2', role: 'player', playerId: 'bob', name: 'Bob' }, () => undefined);
+    room.dispatch({ type: 'submit_answer', connectionId: 'p1', playerId: 'ann', questionId: 'q1', selectedIndex: 1 });
+    await room.settled();
+    // Bob's link is slow: his answer may still be on its way at the deadline. An earlier report is
+    // replaced by the latest, and nothing is sent for either.
+    const before = sent.length;
+    room.dispatch({ type: 'player_delay', playerId: 'bob', allowanceMs: 300 });
+    room.dispatch({ type: 'player_delay', playerId: 'bob', allowanceMs: 900 });
+    await room.settled();
+    expect(sent.length).toBe(before);
+    expect(room.engineState!.delays.get('bob')).toBeUndefined();
+
+    await clock.advance(10_000);
+    expect(types()).not.toContain('question_end');
+    await clock.advance(800);
+    expect(types()).not.toContain('question_end');
+    await clock.advance(200);
+    expect(types()).toContain('question_end');
+    expect(room.engineState!.delays.get('bob')).toBe(900);
+  });
+});

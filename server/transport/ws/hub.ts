@@ -201,6 +201,10 @@ export class Hub implements Broadcaster {
     // A question brings its own ping (below): no probe along with it.
     this.frameToSession(sessionId, target, encodeMessage(message), questionId === null);
     const toPlayers = target === 'all' || target === 'audience' || target === 'players';
+    // The reveal starts with question_end (no state of its own goes to players): from here
+    // nothing is credited, so the link probes leave the session alone (issue 26: left open, they
+    // pinged every phone through the reveal, half a write per phone per round).
+    if (toPlayers && message.type === 'question_end') group.questionOpen = false;
     if (!toPlayers || message.type !== 'session_state') return;
     group.questionOpen = questionId !== null;
     if (questionId !== null && this.measureLinks) {

@@ -141,8 +141,10 @@ export class LinkDelay {
 
   /** Stalled: a ping of ours is overdue (out longer than any recent round trip). */
   private stalled(nowMs: number): boolean {
+    // Runs on every frame a phone sends and every probe check: nothing out, nothing to compute.
+    const question = this.questionRttMs === null ? this.questionPingAtMs : null;
+    if (this.probeSentAtMs === null && question === null) return false;
     const worst = this.worstRttMs();
-    const overdue = (sentAtMs: number | null) => sentAtMs !== null && nowMs - sentAtMs > worst;
-    return overdue(this.probeSentAtMs) || (this.questionRttMs === null && overdue(this.questionPingAtMs));
+    return (this.probeSentAtMs !== null && nowMs - this.probeSentAtMs > worst) || (question !== null && nowMs - question > worst);
   }
 }

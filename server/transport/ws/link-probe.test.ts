@@ -52,6 +52,25 @@ describe('link probes', () => {
     stop();
   });
 
+  it('stop probing a session once its question ends: the reveal credits nothing', () => {
+    vi.useFakeTimers();
+    const hub = new Hub();
+    const bob = phone('bob', 's1');
+    hub.add(bob);
+    hub.toSession('s1', 'all', question);
+    bob.link.onPong(bob.pings[0], Date.now());
+    const stop = startLinkProbes(hub, 2_000);
+    vi.advanceTimersByTime(4_000);
+    for (const p of bob.pings.slice(1)) bob.link.onPong(p, Date.now());
+    const during = bob.pings.length;
+    expect(during).toBeGreaterThan(1);
+    // The reveal begins with question_end; players get no state of their own for it.
+    hub.toSession('s1', 'all', { type: 'question_end', questionId: 'q1', correctIndex: 0, distribution: [1, 0, 0, 0] });
+    vi.advanceTimersByTime(30_000);
+    expect(bob.pings).toHaveLength(during);
+    stop();
+  });
+
   it('a probe due goes along with a broadcast the phone gets anyway, not in a write of its own', () => {
     vi.useFakeTimers();
     const hub = new Hub({ probeIntervalMs: 2_000 });
