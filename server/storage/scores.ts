@@ -187,16 +187,6 @@ export class ScoreRepository {
     await this.db.transaction().execute((trx) => this.upsertScores(trx, sessionId, scores));
   }
 
-  /** Records that a question went out (idempotent: a retried commit writes it once). */
-  async insertAskings(db: Db, sessionId: string, askings: { asking: number; questionId: string; askedAt: string }[]): Promise<void> {
-    if (askings.length === 0) return;
-    await db
-      .insertInto('question_askings')
-      .values(askings.map((a) => ({ session_id: sessionId, asking: a.asking, question_id: a.questionId, asked_at: a.askedAt })))
-      .onConflict((oc) => oc.columns(['session_id', 'asking']).doNothing())
-      .execute();
-  }
-
   async clearSession(trx: Db, sessionId: string): Promise<void> {
     await trx.deleteFrom('question_askings').where('session_id', '=', sessionId).execute();
     await trx.deleteFrom('answer_log').where('session_id', '=', sessionId).execute();

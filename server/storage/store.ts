@@ -4,6 +4,7 @@ import { DrawRepository } from './draws.js';
 import { openDatabase, type DatabaseHandle, type OpenDatabaseOptions } from './db.js';
 import { ItemRepository } from './items.js';
 import { LiveRosterRepository } from './live-roster.js';
+import { LiveWrites } from './live-writes.js';
 import { MediaRepository } from './media.js';
 import { PlayerRepository } from './players.js';
 import { QuestionRepository } from './questions.js';
@@ -20,6 +21,7 @@ export class Store {
   readonly draws: DrawRepository;
   readonly items: ItemRepository;
   readonly liveRoster: LiveRosterRepository;
+  readonly liveWrites: LiveWrites;
   readonly media: MediaRepository;
   readonly players: PlayerRepository;
   readonly questions: QuestionRepository;
@@ -36,6 +38,7 @@ export class Store {
     this.draws = new DrawRepository(db);
     this.items = new ItemRepository(db);
     this.liveRoster = new LiveRosterRepository(db);
+    this.liveWrites = new LiveWrites(handle.sqlite);
     this.media = new MediaRepository(db);
     this.players = new PlayerRepository(db, handle.dialect);
     this.questions = new QuestionRepository(db);

@@ -134,34 +134,25 @@ export class DbRoomStorage implements RoomStorage {
     if ((snapshot || batch.autoRotate !== undefined) && batch.scores.length === 0 && (batch.askings?.length ?? 0) === 0) {
       await this.store.scores.settleAnswers(trx, sessionId);
     }
-    if (snapshot || batch.autoRotate !== undefined) {
-      let update = trx.updateTable('sessions').where('id', '=', sessionId);
-      if (snapshot) {
-        update = update.set({
-          live_state: snapshot.live && JSON.stringify(snapshot.live),
-          current_question_index: snapshot.currentQuestionIndex,
-        });
-        // A snapshot belongs to a live session only: never revive one stopped meanwhile.
-        if (snapshot.live) update = update.where('status', '=', 'live');
-      }
-      if (batch.autoRotate !== undefined) update = update.set({ auto_rotate: batch.autoRotate ? 1 : 0 });
-      await update.execute();
-    }
+    await this.store.liveWrites.storeRow(trx, sessionId, {
+      ...(snapshot ? { snapshot: { liveJson: snapshot.live && JSON.stringify(snapshot.live), currentQuestionIndex: snapshot.currentQuestionIndex } } : {}),
+      ...(batch.autoRotate !== undefined ? { autoRotate: batch.autoRotate } : {}),
+    });
     // The snapshot's roster lists everyone present when it was taken: the newcomers appended
     // before it are in it; those of this batch are appended again below.
-    if (snapshot) await this.store.liveRoster.clear(trx, sessionId);
+    if (snapshot) await this.store.liveWrites.clearRoster(trx, sessionId);
     let joined = batch.joined ?? [];
     if (filter && joined.length > 0) {
       const players = await existingIds(trx, 'players', joined);
       joined = joined.filter((playerId) => sessionExists && players.has(playerId));
     }
-    await this.store.liveRoster.append(trx, sessionId, joined);
+    await this.store.liveWrites.appendRoster(trx, sessionId, joined);
     let askings = batch.askings ?? [];
     if (filter && askings.length > 0) {
       const questions = await existingIds(trx, 'questions', askings.map((a) => a.questionId));
       askings = askings.filter((a) => sessionExists && questions.has(a.questionId));
     }
-    await this.store.scores.insertAskings(trx, sessionId, askings.map((a) => ({ asking: a.asking, questionId: a.questionId, askedAt: iso(a.askedAtMs) })));
+    await this.store.liveWrites.insertAskings(trx, sessionId, askings.map((a) => ({ asking: a.asking, questionId: a.questionId, askedAt: iso(a.askedAtMs) })));
     if (batch.scores.length === 0) return;
     let kept = batch.scores;
     if (filter) {

@@ -74,7 +74,7 @@ describe.each(DIALECTS)('results and CSV exports on %s', (dialect) => {
     }
     const t0 = Date.parse('2026-11-20T20:00:00.000Z');
     await store.db.transaction().execute((trx) =>
-      store.scores.insertAskings(trx, session.id, [
+      store.liveWrites.insertAskings(trx, session.id, [
         { asking: 1, questionId: q[0], askedAt: iso(t0) },
         { asking: 2, questionId: q[1], askedAt: iso(t0 + 60_000) },
         { asking: 3, questionId: q[0], askedAt: iso(t0 + 120_000) },
