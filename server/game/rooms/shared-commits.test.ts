@@ -79,6 +79,19 @@ describe.each(DIALECTS)('commits shared across sessions on %s', (dialect) => {
     expect(await storage.loadAnswers(sessions[1].sessionId, 1)).toHaveLength(1);
   });
 
+  it('a commit soon after the previous one waits out the gap, and what is handed over meanwhile joins it', async () => {
+    const sessions = await games(3, 'gap');
+    const shared = new SharedCommits(storage, 200);
+    transactions = 0;
+    await shared.commit(sessions[0].batch); // after a quiet moment: at once
+    const second = shared.commit(sessions[1].batch);
+    await new Promise((resolve) => setTimeout(resolve, 20)); // turns later, well inside the gap
+    const third = shared.commit(sessions[2].batch);
+    await Promise.all([second, third]);
+    expect(transactions).toBe(2);
+    for (const { sessionId } of sessions) expect(await storage.loadAnswers(sessionId, 1)).toHaveLength(1);
+  });
+
   it('batches handed over while a shared transaction is in flight share the next one', async () => {
     const sessions = await games(6, 'flight');
     const shared = new SharedCommits(storage);
