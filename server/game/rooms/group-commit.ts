@@ -40,19 +40,43 @@ export interface StepWrite {
   autoRotate?: boolean;
 }
 
-interface Gathering {
-  answers: AnswerWrite[];
-  scores: Map<string, ScoreWrite>;
-  askings: NonNullable<StepWrite['askings']>;
-  snapshot: SnapshotWrite | undefined;
-  autoRotate: boolean | undefined;
-  /** Players who joined since the stored roster was written (CommitBatch.joined). */
-  joined: string[];
+/**
+ * A batch being gathered. Built for every answer of a small game (an answer is usually a batch of
+ * its own there), so what most batches never use is made only when asked for: the scores, askings
+ * and newcomers, and the promise that someone waits on (issue 26: at 1,000 sessions the gatherings
+ * were a sixth of a round's garbage).
+ */
+class Gathering {
+  readonly answers: AnswerWrite[] = [];
   /** Run in order once the batch is committed: the answers' confirmations. */
-  onCommitted: (() => void)[];
+  readonly onCommitted: (() => void)[] = [];
+  scores: Map<string, ScoreWrite> | null = null;
+  askings: NonNullable<StepWrite['askings']> | null = null;
+  snapshot: SnapshotWrite | undefined = undefined;
+  autoRotate: boolean | undefined = undefined;
+  /** Players who joined since the stored roster was written (CommitBatch.joined). */
+  joined: string[] | null = null;
+  private done: Promise<boolean> | null = null;
+  private resolveDone: ((committed: boolean) => void) | null = null;
+  /** Set once settled: an empty batch settles before `commitNow` asks for its promise. */
+  private outcome: boolean | null = null;
+
   /** Resolves once the batch is committed (true) or given up while closing (false). */
-  done: Promise<boolean>;
-  resolve: (committed: boolean) => void;
+  whenDone(): Promise<boolean> {
+    if (this.done === null) {
+      this.done = this.outcome !== null ? Promise.resolve(this.outcome) : new Promise<boolean>((resolve) => (this.resolveDone = resolve));
+    }
+    return this.done;
+  }
+
+  settle(committed: boolean): void {
+    this.outcome = committed;
+    this.resolveDone?.(committed);
+  }
+
+  get isEmpty(): boolean {
+    return this.answers.length === 0 && !this.scores?.size && !this.askings?.length && !this.snapshot && this.autoRotate === undefined && !this.joined?.length;
+  }
 }
 
 export interface GroupCommitOptions {
@@ -80,7 +104,7 @@ export interface GroupCommitOptions {
 }
 
 export class GroupCommit {
-  private gathering: Gathering = this.fresh();
+  private gathering = new Gathering();
   private timer: NodeJS.Timeout | null = null;
   private immediate: NodeJS.Immediate | null = null;
   private timerDueMs = Infinity;
@@ -109,13 +133,13 @@ export class GroupCommit {
    * few bytes, gathered like an answer), so a resume after a crash awaits them too.
    */
   addJoined(playerId: string): void {
-    this.gathering.joined.push(playerId);
+    (this.gathering.joined ??= []).push(playerId);
     this.schedule(Math.max(this.options.windowMs, this.lastCommitAtMs + (this.options.minGapMs ?? DEFAULT_MIN_GAP_MS) - this.now()));
   }
 
   /** Resolves once the batch being gathered now is committed (true) or given up while closing (false). */
   whenCommitted(): Promise<boolean> {
-    return this.gathering.done;
+    return this.gathering.whenDone();
   }
 
   /** Asks for `refreshSnapshot()` to be written with the next batch, at the latest after `delayMs`. */
@@ -131,15 +155,18 @@ export class GroupCommit {
    */
   commitNow(write: StepWrite): Promise<boolean> {
     const batch = this.gathering;
-    for (const score of write.scores ?? []) batch.scores.set(score.playerId, score);
-    batch.askings.push(...(write.askings ?? []));
+    if (write.scores?.length) {
+      const scores = (batch.scores ??= new Map());
+      for (const score of write.scores) scores.set(score.playerId, score);
+    }
+    if (write.askings?.length) (batch.askings ??= []).push(...write.askings);
     if (write.snapshot) {
       batch.snapshot = write.snapshot;
       this.refresh = false; // a step's snapshot carries the current roster
     }
     if (write.autoRotate !== undefined) batch.autoRotate = write.autoRotate;
     this.kick();
-    return batch.done;
+    return batch.whenDone();
   }
 
   /** Commits whatever is gathered; resolves when everything added so far is stored (or given up). */
@@ -155,12 +182,6 @@ export class GroupCommit {
 
   private now(): number {
     return this.options.now ? this.options.now() : performance.now();
-  }
-
-  private fresh(): Gathering {
-    let resolve!: (committed: boolean) => void;
-    const done = new Promise<boolean>((r) => (resolve = r));
-    return { answers: [], scores: new Map(), askings: [], snapshot: undefined, autoRotate: undefined, joined: [], onCommitted: [], done, resolve };
   }
 
   private schedule(delayMs: number): void {
@@ -190,48 +211,47 @@ export class GroupCommit {
     if (!this.running) void this.drain();
   }
 
-  private isEmpty(batch: Gathering): boolean {
-    return (
-      batch.answers.length === 0 &&
-      batch.scores.size === 0 &&
-      batch.askings.length === 0 &&
-      !batch.snapshot &&
-      batch.autoRotate === undefined &&
-      batch.joined.length === 0
-    );
-  }
-
   /** Writes batches one after another until nothing is gathered. */
   private async drain(): Promise<void> {
     this.running = true;
     try {
       for (;;) {
         const batch = this.gathering;
-        this.gathering = this.fresh();
+        this.gathering = new Gathering();
         if (this.refresh && !batch.snapshot) batch.snapshot = this.options.refreshSnapshot();
         this.refresh = false;
-        if (this.isEmpty(batch)) {
-          batch.resolve(true);
+        if (batch.isEmpty) {
+          batch.settle(true);
           for (const confirm of batch.onCommitted) confirm();
           return;
         }
         const write: CommitBatch = {
           sessionId: this.options.sessionId,
           answers: batch.answers,
-          scores: [...batch.scores.values()],
-          askings: batch.askings,
+          scores: batch.scores ? [...batch.scores.values()] : [],
+          askings: batch.askings ?? [],
           snapshot: batch.snapshot,
           autoRotate: batch.autoRotate,
-          ...(batch.joined.length > 0 ? { joined: batch.joined } : {}),
+          ...(batch.joined?.length ? { joined: batch.joined } : {}),
         };
         this.lastCommitAtMs = this.now();
-        const what = `committing ${write.answers.length} answer(s), ${write.scores.length} score(s)${write.snapshot ? ' and the snapshot' : ''}`;
-        const committed = await retryWrite(() => this.options.commit(write), what, this.options.log, () => this.closing);
+        const committed = await this.write(write);
         if (committed) for (const confirm of batch.onCommitted) confirm();
-        batch.resolve(committed);
+        batch.settle(committed);
       }
     } finally {
       this.running = false;
+    }
+  }
+
+  /** The first attempt inline (nearly every batch); the retry policy only once one failed. */
+  private async write(write: CommitBatch): Promise<boolean> {
+    try {
+      await this.options.commit(write);
+      return true;
+    } catch (err) {
+      const what = `committing ${write.answers.length} answer(s), ${write.scores.length} score(s)${write.snapshot ? ' and the snapshot' : ''}`;
+      return retryWrite(() => this.options.commit(write), what, this.options.log, () => this.closing, { failedOnce: err });
     }
   }
 }

@@ -24,6 +24,8 @@ export interface RetryOptions {
   /** Waits between attempts (tests make it instant). */
   sleep?: (ms: number) => Promise<void>;
   now?: () => number;
+  /** The first attempt was made by the caller and failed with this error: go on from the second. */
+  failedOnce?: unknown;
 }
 
 const realSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -43,29 +45,38 @@ export async function retryWrite(op: () => Promise<void>, what: string, log: Roo
   let firstFailureAtMs = 0;
   let loggedAtMs = Number.NEGATIVE_INFINITY;
   let loggedCause: string | undefined;
+  // The caller's own first attempt, when it made one: its error is handled as attempt 1's.
+  let failedFirst = 'failedOnce' in options;
   for (let attempt = 1; ; attempt++) {
-    try {
-      await op();
-      if (attempt > 1) log.info({ attempt, waitedMs: now() - firstFailureAtMs }, `${what}: stored after retrying`);
-      return true;
-    } catch (err) {
-      // Another instance owns the game now (multi-instance mode): retrying can never succeed, and must not.
-      if (err instanceof FencedError) {
-        log.warn({ err }, `${what}: refused, this instance lost the session`);
-        return false;
+    let err: unknown;
+    if (failedFirst) {
+      failedFirst = false;
+      err = options.failedOnce;
+    } else {
+      try {
+        await op();
+        if (attempt > 1) log.info({ attempt, waitedMs: now() - firstFailureAtMs }, `${what}: stored after retrying`);
+        return true;
+      } catch (caught) {
+        err = caught;
       }
-      const cause = storageFaultCause(err) ?? 'error';
-      if (attempt === 1) firstFailureAtMs = now();
-      if (closing() && attempt >= ATTEMPTS_WHEN_CLOSING) {
-        log.error({ err, attempt, cause }, `${what}: failed (${cause}), giving up while shutting down`);
-        return false;
-      }
-      if (cause !== loggedCause || now() - loggedAtMs >= LOG_EVERY_MS) {
-        loggedCause = cause;
-        loggedAtMs = now();
-        log.error({ err, attempt, cause, waitingMs: now() - firstFailureAtMs }, `${what}: failed (${cause}), retrying`);
-      }
-      await sleep(retryDelayMs(attempt));
     }
+    // Another instance owns the game now (multi-instance mode): retrying can never succeed, and must not.
+    if (err instanceof FencedError) {
+      log.warn({ err }, `${what}: refused, this instance lost the session`);
+      return false;
+    }
+    const cause = storageFaultCause(err) ?? 'error';
+    if (attempt === 1) firstFailureAtMs = now();
+    if (closing() && attempt >= ATTEMPTS_WHEN_CLOSING) {
+      log.error({ err, attempt, cause }, `${what}: failed (${cause}), giving up while shutting down`);
+      return false;
+    }
+    if (cause !== loggedCause || now() - loggedAtMs >= LOG_EVERY_MS) {
+      loggedCause = cause;
+      loggedAtMs = now();
+      log.error({ err, attempt, cause, waitingMs: now() - firstFailureAtMs }, `${what}: failed (${cause}), retrying`);
+    }
+    await sleep(retryDelayMs(attempt));
   }
 }
