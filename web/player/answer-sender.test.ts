@@ -1,17 +1,24 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ServerMessage } from '../../protocol/index';
-import { AnswerSender, type AnswerStatus, MIN_ACK_TIMEOUT_MS } from './answer-sender';
+import { AnswerSender, type AnswerStatus, MIN_ACK_TIMEOUT_MS, SILENT_SOCKET_MS } from './answer-sender';
 import { DELIVERY_TEXT, deliveryOf } from './phoneMoments';
 import { INITIAL_PLAYER_STATE } from './playerGameState';
 
-/** A sender on vitest's fake timers, with a socket that records what went out. */
+/**
+ * A sender on vitest's fake timers, with a socket that records what went out. While `signal.on`,
+ * the server's ticks arrive every second (a running question), as the phone hears them.
+ */
 function harness() {
   const sent: Record<string, unknown>[] = [];
   const statuses: AnswerStatus[] = [];
+  const signal = { on: true };
   let open = true;
   let ids = 0;
+  // What the phone's socket hook would put in the new socket's upgrade request, per reconnect.
+  const upgrades: (Record<string, string> | undefined)[] = [];
   const reconnect = vi.fn(() => {
     open = false;
+    upgrades.push(sender.upgradeParams());
   });
   const sender = new AnswerSender({
     send: (message) => {
@@ -27,11 +34,15 @@ function harness() {
     onStatus: (status) => statuses.push(status),
   });
   sender.socketOpened();
+  setInterval(() => {
+    if (signal.on && open) sender.heard();
+  }, 1_000);
   const reopen = () => {
     open = true;
+    signal.on = true;
     sender.socketOpened();
   };
-  return { sender, sent, statuses, reconnect, reopen };
+  return { sender, sent, statuses, reconnect, reopen, signal, upgrades };
 }
 
 const accepted = (answerId: string): ServerMessage => ({ type: 'answer_accepted', questionId: 'q1', selectedIndex: 2, answerId });
@@ -51,16 +62,19 @@ describe('the phone’s answer path', () => {
     expect(statuses).toEqual(['sending', 'counted']);
   });
 
-  it('treats a socket silent for 1.5 s as dead: says so, reconnects, and resends the same pick on the new socket', () => {
-    const { sender, sent, reconnect, reopen } = harness();
+  it('treats a socket silent for 1.5 s as dead: says so, reconnects with the pick in the upgrade, and resends it on the new socket', () => {
+    const { sender, sent, reconnect, reopen, signal, upgrades } = harness();
     sender.questionShown('q1');
-    vi.advanceTimersByTime(2_000);
+    vi.advanceTimersByTime(2_000); // the ticks at +1 s and +2 s arrived
+    signal.on = false; // the loss of signal starts as the player taps
     sender.pick('q1', 2);
-    vi.advanceTimersByTime(MIN_ACK_TIMEOUT_MS - 1);
+    vi.advanceTimersByTime(SILENT_SOCKET_MS - 1);
     expect(reconnect).not.toHaveBeenCalled();
     vi.advanceTimersByTime(1);
     expect(reconnect).toHaveBeenCalledTimes(1);
     expect(sender.current).toBe('offline');
+    // The new socket's upgrade request carries the same pick, as the socket would.
+    expect(upgrades).toEqual([{ answer: JSON.stringify(sent[0]) }]);
     // The phone says so even though the browser still thinks the socket is open.
     const picked = { ...INITIAL_PLAYER_STATE, answered: true };
     expect(DELIVERY_TEXT[deliveryOf(picked, 'open', sender.current)!]).toBe("Saved — it will be sent when you're back online");
@@ -71,9 +85,49 @@ describe('the phone’s answer path', () => {
     expect(sender.current).toBe('sending');
     sender.onMessage(accepted('pick-1'));
     expect(sender.current).toBe('counted');
+    expect(sender.upgradeParams()).toBeUndefined();
   });
 
-  it('waits three measured round trips on a slow link', () => {
+  it('tries a new socket at once when the pick is made on a socket already silent for 1.5 s', () => {
+    const { sender, sent, reconnect, signal, upgrades } = harness();
+    sender.questionShown('q1');
+    vi.advanceTimersByTime(1_000);
+    signal.on = false;
+    vi.advanceTimersByTime(SILENT_SOCKET_MS + 200);
+    sender.pick('q1', 1);
+    expect(sent).toHaveLength(1); // still handed to the old socket: TCP may yet deliver it
+    expect(reconnect).toHaveBeenCalledTimes(1);
+    expect(upgrades[0]).toEqual({ answer: JSON.stringify(sent[0]) });
+    expect(sender.current).toBe('offline');
+  });
+
+  it('counts the silence from the last thing heard: a late tick puts the verdict off', () => {
+    const { sender, reconnect, signal } = harness();
+    sender.observeRtt(1_000); // the confirmation may take 3 s
+    sender.questionShown('q1');
+    vi.advanceTimersByTime(1_000);
+    signal.on = false;
+    sender.pick('q1', 0);
+    vi.advanceTimersByTime(1_200);
+    sender.heard(); // a tick TCP resent late
+    vi.advanceTimersByTime(SILENT_SOCKET_MS - 1);
+    expect(reconnect).not.toHaveBeenCalled();
+    vi.advanceTimersByTime(1);
+    expect(reconnect).toHaveBeenCalledTimes(1);
+  });
+
+  it('gives up on a socket that keeps talking but never confirms after 1.5 s when no round trip was measured', () => {
+    const { sender, reconnect, upgrades } = harness();
+    sender.questionShown('q1');
+    sender.pick('q1', 0);
+    vi.advanceTimersByTime(MIN_ACK_TIMEOUT_MS - 1);
+    expect(reconnect).not.toHaveBeenCalled();
+    vi.advanceTimersByTime(1);
+    expect(reconnect).toHaveBeenCalledTimes(1);
+    expect(JSON.parse(upgrades[0]!.answer)).toMatchObject({ type: 'submit_answer', questionId: 'q1', selectedIndex: 0, answerId: 'pick-1' });
+  });
+
+  it('waits three measured round trips on a slow link while the socket keeps talking', () => {
     const { sender, reconnect } = harness();
     sender.observeRtt(900);
     sender.observeRtt(700);

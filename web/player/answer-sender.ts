@@ -2,10 +2,12 @@
  * The phone's answer path on a bad network (DESIGN §14). A pick gets a random `answerId` and its
  * `reactionMs` (monotonic clock, from the question shown to the tap) and is sent until the server
  * confirms it with an `answer_accepted` naming that id. The socket is not trusted blindly: no
- * confirmation within max(1.5 s, 3 × the measured round trip) means the socket is treated as
- * dead, a new one is opened, and the same pick goes out again on it (the server answers resends
- * of an id with the same acceptance, so sending twice is harmless). The pick is given up only
- * when its question is over.
+ * confirmation within max(1.5 s, 3 × the measured round trip), or nothing at all heard on the
+ * socket for 1.5 s while the pick waits (a running question sends a tick every second), means the
+ * socket is treated as dead, a new one is opened, and the same pick goes out again: in the new
+ * socket's upgrade request itself (`upgradeParams`, one round trip sooner than a message after the
+ * handshake) and once more on it when it opens (the server answers resends of an id with the same
+ * acceptance, so sending twice is harmless). The pick is given up only when its question is over.
  *
  * States shown on the phone:
  * - sending: on its way, not confirmed yet;
@@ -23,6 +25,16 @@ export type AnswerStatus = 'idle' | 'sending' | 'offline' | 'counted' | 'late';
 export const MIN_ACK_TIMEOUT_MS = 1_500;
 /** ... or this many round trips, on a slow link. */
 export const ACK_TIMEOUT_ROUND_TRIPS = 3;
+/**
+ * A socket that has brought nothing at all for this long while a pick waits is presumed dead
+ * without waiting out the round trips: while a question runs the server sends a tick every
+ * second, so this much silence is a loss of signal (or a lost packet TCP is still resending),
+ * and the sooner a new connection is tried, the sooner its SYN gets through once the signal is
+ * back. A false alarm costs one extra connection: the silent socket is kept (RETIRED_SOCKET_MS).
+ */
+export const SILENT_SOCKET_MS = 1_500;
+/** The phone measures its round trip this often while connected (usePlayerGame's pings). */
+export const RTT_PING_INTERVAL_MS = 3_000;
 /** Round trips remembered: the worst recent one sizes the wait. */
 const RTT_WINDOW = 4;
 
@@ -54,6 +66,10 @@ export class AnswerSender {
   private ackTimer: unknown = null;
   private readonly rtts: number[] = [];
   private socketOpen = false;
+  /** When the current socket last brought anything (a message, a pong), or opened. */
+  private heardAtMs: number | null = null;
+  /** When the pending pick last went out on a socket. */
+  private sentAtMs = 0;
 
   constructor(private readonly deps: AnswerSenderDeps) {}
 
@@ -92,8 +108,24 @@ export class AnswerSender {
     this.transmit();
   }
 
+  /** Anything arrived on the current socket (every message, pongs included): it is alive. */
+  heard(): void {
+    this.heardAtMs = this.deps.now();
+  }
+
+  /**
+   * Query parameters for the next socket's upgrade request: the pending pick, as the same
+   * `submit_answer` message the socket would carry (docs/REALTIME.md), so the server has it as
+   * soon as the request arrives. Undefined when no pick waits.
+   */
+  upgradeParams(): Record<string, string> | undefined {
+    const message = this.message();
+    return message ? { answer: JSON.stringify(message) } : undefined;
+  }
+
   socketOpened(): void {
     this.socketOpen = true;
+    this.heardAtMs = this.deps.now();
     if (this.pending) this.transmit();
   }
 
@@ -131,18 +163,44 @@ export class AnswerSender {
     this.stopTimer();
   }
 
-  private transmit(): void {
+  private message(): { type: 'submit_answer'; questionId: string; selectedIndex: number; answerId: string; reactionMs: number } | null {
     const pending = this.pending;
-    if (!pending) return;
-    this.stopTimer();
+    if (!pending) return null;
     const { questionId, selectedIndex, answerId, reactionMs } = pending;
-    const sent = this.socketOpen && this.deps.send({ type: 'submit_answer', questionId, selectedIndex, answerId, reactionMs });
+    return { type: 'submit_answer', questionId, selectedIndex, answerId, reactionMs };
+  }
+
+  private transmit(): void {
+    const message = this.message();
+    if (!message) return;
+    this.stopTimer();
+    const sent = this.socketOpen && this.deps.send(message);
     if (!sent) {
       this.setStatus('offline');
       return;
     }
+    this.sentAtMs = this.deps.now();
     this.setStatus('sending');
-    this.ackTimer = this.deps.setTimer(() => this.ackOverdue(), this.ackTimeoutMs());
+    this.armCheck();
+  }
+
+  /** When the socket counts as dead if nothing changes: the confirmation overdue, or the socket silent. */
+  private deadAtMs(): number {
+    const ackDueMs = this.sentAtMs + this.ackTimeoutMs();
+    return this.heardAtMs === null ? ackDueMs : Math.min(ackDueMs, this.heardAtMs + SILENT_SOCKET_MS);
+  }
+
+  private armCheck(): void {
+    const waitMs = this.deadAtMs() - this.deps.now();
+    if (waitMs <= 0) {
+      this.ackOverdue();
+      return;
+    }
+    this.ackTimer = this.deps.setTimer(() => {
+      this.ackTimer = null;
+      // Heard from meanwhile: the silence restarted, wait on.
+      if (this.pending && this.socketOpen) this.armCheck();
+    }, waitMs);
   }
 
   private ackOverdue(): void {

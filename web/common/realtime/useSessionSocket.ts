@@ -31,6 +31,11 @@ export interface SessionSocketOptions<TMessage> {
    * what it carries): the phone's answer confirmations. None by default (that socket is closed).
    */
   fromRetired?: (message: TMessage) => boolean;
+  /**
+   * Extra query parameters for the next connection attempt only, read as it starts: the phone's
+   * unconfirmed pick rides in the upgrade request (DESIGN §14, docs/REALTIME.md).
+   */
+  connectParams?: () => Record<string, string> | undefined;
 }
 
 export interface SessionSocket {
@@ -97,7 +102,8 @@ export function useSessionSocket<TMessage>(options: SessionSocketOptions<TMessag
         setStatus('offline');
         return;
       }
-      const socket = new WebSocket(url);
+      const extra = handlers.current.connectParams?.();
+      const socket = new WebSocket(extra ? `${url}&${new URLSearchParams(extra).toString()}` : url);
       let opened = false;
       socketRef.current = socket;
       connectTimer = setTimeout(() => {
