@@ -57,7 +57,7 @@ export class BenchPhone {
   private reconnectTimer: NodeJS.Timeout | null = null;
   private stopped = false;
   private readonly retired: WebSocket[] = [];
-  /** The phone's round-trip pings on its current socket (usePlayerGame's, every 3 s while open). */
+  /** The phone's round-trip pings on its current socket (usePlayerGame's: every 3 s while open, none while a countdown runs). */
   private pingTimer: NodeJS.Timeout | null = null;
   private readonly pings = new Map<number, number>();
   private pingId = 0;
@@ -151,7 +151,7 @@ export class BenchPhone {
   private startPings(socket: WebSocket): void {
     this.stopPings();
     const ping = () => {
-      if (this.socket !== socket || socket.readyState !== WebSocket.OPEN) return;
+      if (this.socket !== socket || socket.readyState !== WebSocket.OPEN || !this.sender?.wantsPing) return;
       this.pingId += 1;
       this.pings.set(this.pingId, performance.now());
       if (this.pings.size > 8) this.pings.delete(this.pings.keys().next().value as number);

@@ -88,17 +88,43 @@ describe('the phone’s answer path', () => {
     expect(sender.upgradeParams()).toBeUndefined();
   });
 
-  it('tries a new socket at once when the pick is made on a socket already silent for 1.5 s', () => {
+  it('tries a new socket at once when the pick is made on a socket already silent for 1.5 s, and leaves a silent socket alone before the tap', () => {
     const { sender, sent, reconnect, signal, upgrades } = harness();
     sender.questionShown('q1');
     vi.advanceTimersByTime(1_000);
     signal.on = false;
     vi.advanceTimersByTime(SILENT_SOCKET_MS + 200);
+    // Nothing picked: the socket is not replaced (once the signal is back a pick goes straight through it).
+    expect(reconnect).not.toHaveBeenCalled();
     sender.pick('q1', 1);
     expect(sent).toHaveLength(1); // still handed to the old socket: TCP may yet deliver it
     expect(reconnect).toHaveBeenCalledTimes(1);
     expect(upgrades[0]).toEqual({ answer: JSON.stringify(sent[0]) });
     expect(sender.current).toBe('offline');
+  });
+
+  it('measures round trips only while no countdown runs (a ping lost in a loss of signal would hold the pick behind it)', () => {
+    const { sender } = harness();
+    expect(sender.wantsPing).toBe(true);
+    sender.questionShown('q1');
+    expect(sender.wantsPing).toBe(false);
+    sender.onMessage({ type: 'timer_tick', questionId: 'q1', timeRemaining: 1, serverTime: 0, endsAt: 0 });
+    expect(sender.wantsPing).toBe(true);
+  });
+
+  it('does not watch the socket once the pick is counted, or between questions', () => {
+    const counted = harness();
+    counted.sender.questionShown('q1');
+    counted.sender.pick('q1', 2);
+    counted.sender.onMessage(accepted('pick-1'));
+    counted.signal.on = false;
+    vi.advanceTimersByTime(10_000);
+    expect(counted.reconnect).not.toHaveBeenCalled();
+
+    const between = harness();
+    between.signal.on = false;
+    vi.advanceTimersByTime(10_000);
+    expect(between.reconnect).not.toHaveBeenCalled();
   });
 
   it('counts the silence from the last thing heard: a late tick puts the verdict off', () => {

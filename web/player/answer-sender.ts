@@ -9,6 +9,10 @@
  * handshake) and once more on it when it opens (the server answers resends of an id with the same
  * acceptance, so sending twice is harmless). The pick is given up only when its question is over.
  *
+ * Before the tap a silent socket is left alone (measured: replacing it at once made things
+ * worse): once the signal is back, a pick sent on it goes straight through, as long as the phone
+ * sent nothing into the outage. So the phone does not ping while a countdown runs (`wantsPing`).
+ *
  * States shown on the phone:
  * - sending: on its way, not confirmed yet;
  * - offline: saved here, the socket is down or silent; it goes out as soon as one is back;
@@ -63,7 +67,9 @@ export class AnswerSender {
   private status: AnswerStatus = 'idle';
   private pending: Pending | null = null;
   private shown: { questionId: string; atMs: number } | null = null;
-  private ackTimer: unknown = null;
+  private checkTimer: unknown = null;
+  /** The question whose ticks are due (the countdown runs): silence on the socket means trouble. */
+  private ticking: string | null = null;
   private readonly rtts: number[] = [];
   private socketOpen = false;
   /** When the current socket last brought anything (a message, a pong), or opened. */
@@ -75,6 +81,16 @@ export class AnswerSender {
 
   get current(): AnswerStatus {
     return this.status;
+  }
+
+  /**
+   * Whether the phone should measure its round trip now (usePlayerGame's pings): not while a
+   * question's countdown runs. A ping sent into a loss of signal puts the socket's TCP into its
+   * resend backoff, and a pick sent after it waits behind it for seconds; round trips measured
+   * between questions size the wait as well.
+   */
+  get wantsPing(): boolean {
+    return this.ticking === null;
   }
 
   /** The round trip to wait on: the worst recent one; null before any was measured. */
@@ -96,6 +112,7 @@ export class AnswerSender {
   questionShown(questionId: string): void {
     if (this.shown?.questionId === questionId) return;
     this.shown = { questionId, atMs: this.deps.now() };
+    this.ticking = questionId;
     if (this.pending && this.pending.questionId !== questionId) this.settle('late');
     else if (!this.pending) this.setStatus('idle');
   }
@@ -141,6 +158,9 @@ export class AnswerSender {
   }
 
   onMessage(message: ServerMessage): void {
+    // Ticks come every second until the last one (1 s left); then the reveal, which may be held.
+    if (message.type === 'timer_tick') this.ticking = message.timeRemaining > 1 ? message.questionId : null;
+    else if (message.type === 'question_end' || (message.type === 'session_state' && message.phase !== 'question')) this.ticking = null;
     const pending = this.pending;
     if (!pending) return;
     if (message.type === 'answer_accepted' && message.questionId === pending.questionId) {
@@ -181,32 +201,34 @@ export class AnswerSender {
     }
     this.sentAtMs = this.deps.now();
     this.setStatus('sending');
-    this.armCheck();
+    this.watch();
   }
 
-  /** When the socket counts as dead if nothing changes: the confirmation overdue, or the socket silent. */
-  private deadAtMs(): number {
+  /** When the open socket counts as dead while a pick waits: its confirmation overdue, or the socket silent. */
+  private deadAtMs(): number | null {
+    if (!this.socketOpen || !this.pending) return null;
     const ackDueMs = this.sentAtMs + this.ackTimeoutMs();
     return this.heardAtMs === null ? ackDueMs : Math.min(ackDueMs, this.heardAtMs + SILENT_SOCKET_MS);
   }
 
-  private armCheck(): void {
-    const waitMs = this.deadAtMs() - this.deps.now();
+  /** (Re)arms the one check of the socket: at its dead time, looked at again then (heard meanwhile: wait on). */
+  private watch(): void {
+    this.stopTimer();
+    const deadAtMs = this.deadAtMs();
+    if (deadAtMs === null) return;
+    const waitMs = deadAtMs - this.deps.now();
     if (waitMs <= 0) {
-      this.ackOverdue();
+      this.presumeDead();
       return;
     }
-    this.ackTimer = this.deps.setTimer(() => {
-      this.ackTimer = null;
-      // Heard from meanwhile: the silence restarted, wait on.
-      if (this.pending && this.socketOpen) this.armCheck();
+    this.checkTimer = this.deps.setTimer(() => {
+      this.checkTimer = null;
+      this.watch();
     }, waitMs);
   }
 
-  private ackOverdue(): void {
-    this.ackTimer = null;
-    if (!this.pending) return;
-    // A silent socket is a dead one: say so, and resend on a new socket once it opens.
+  private presumeDead(): void {
+    // A silent socket is a dead one: say so, and resend on a new socket (in its upgrade request, then on it).
     this.socketOpen = false;
     this.setStatus('offline');
     this.deps.reconnect();
@@ -219,8 +241,8 @@ export class AnswerSender {
   }
 
   private stopTimer(): void {
-    if (this.ackTimer !== null) this.deps.clearTimer(this.ackTimer);
-    this.ackTimer = null;
+    if (this.checkTimer !== null) this.deps.clearTimer(this.checkTimer);
+    this.checkTimer = null;
   }
 
   private setStatus(status: AnswerStatus): void {

@@ -97,6 +97,7 @@ export function usePlayerGame(
     if (status !== 'open') return;
     let id = 0;
     const ping = () => {
+      if (!sender.wantsPing) return;
       id += 1;
       pings.current.set(id, performance.now());
       if (pings.current.size > 8) pings.current.delete(pings.current.keys().next().value as number);
@@ -105,7 +106,7 @@ export function usePlayerGame(
     ping();
     const timer = setInterval(ping, RTT_PING_INTERVAL_MS);
     return () => clearInterval(timer);
-  }, [status, send]);
+  }, [status, send, sender]);
 
   useEffect(() => () => sender.dispose(), [sender]);
 
