@@ -131,15 +131,17 @@ describe('the phone’s answer path', () => {
     const { sender, reconnect, signal } = harness();
     sender.observeRtt(1_000); // the confirmation may take 3 s
     sender.questionShown('q1');
-    vi.advanceTimersByTime(1_000);
+    vi.advanceTimersByTime(1_000); // a tick, then nothing
     signal.on = false;
-    sender.pick('q1', 0);
-    vi.advanceTimersByTime(1_200);
+    vi.advanceTimersByTime(1_000);
+    sender.pick('q1', 0); // silent for 1 s already: dead in 0.5 s unless something comes
+    vi.advanceTimersByTime(300);
     sender.heard(); // a tick TCP resent late
-    vi.advanceTimersByTime(SILENT_SOCKET_MS - 1);
+    vi.advanceTimersByTime(1_199);
     expect(reconnect).not.toHaveBeenCalled();
-    vi.advanceTimersByTime(1);
+    vi.advanceTimersByTime(1); // 1.5 s after the send: the second path, not yet a verdict
     expect(reconnect).toHaveBeenCalledTimes(1);
+    expect(sender.current).toBe('sending');
   });
 
   it('gives up on a socket that keeps talking but never confirms after 1.5 s when no round trip was measured', () => {
@@ -153,17 +155,32 @@ describe('the phone’s answer path', () => {
     expect(JSON.parse(upgrades[0]!.answer)).toMatchObject({ type: 'submit_answer', questionId: 'q1', selectedIndex: 0, answerId: 'pick-1' });
   });
 
-  it('waits three measured round trips on a slow link while the socket keeps talking', () => {
-    const { sender, reconnect } = harness();
+  it('on a slow link that keeps talking, tries a second path at 1.5 s still "sending", and says offline only after three round trips', () => {
+    const { sender, sent, reconnect, reopen, upgrades } = harness();
     sender.observeRtt(900);
     sender.observeRtt(700);
     expect(sender.ackTimeoutMs()).toBe(2_700);
     sender.questionShown('q1');
     sender.pick('q1', 0);
-    vi.advanceTimersByTime(2_699);
+    vi.advanceTimersByTime(MIN_ACK_TIMEOUT_MS - 1);
     expect(reconnect).not.toHaveBeenCalled();
     vi.advanceTimersByTime(1);
     expect(reconnect).toHaveBeenCalledTimes(1);
+    expect(upgrades[0]).toEqual({ answer: JSON.stringify(sent[0]) });
+    expect(sender.current).toBe('sending'); // on two paths now, neither known dead
+    vi.advanceTimersByTime(2_700 - MIN_ACK_TIMEOUT_MS - 1);
+    expect(sender.current).toBe('sending');
+    vi.advanceTimersByTime(1);
+    expect(sender.current).toBe('offline'); // the ack timeout: say so
+    expect(reconnect).toHaveBeenCalledTimes(1); // one replacement at a time
+    reopen();
+    expect(sent).toHaveLength(2);
+    expect(sender.current).toBe('sending');
+    // One early second path per pick: the new socket then waits the full ack timeout.
+    vi.advanceTimersByTime(2_699);
+    expect(reconnect).toHaveBeenCalledTimes(1);
+    vi.advanceTimersByTime(1);
+    expect(reconnect).toHaveBeenCalledTimes(2);
   });
 
   it('takes a duplicate acknowledgement in its stride and ignores one for another pick', () => {

@@ -4,7 +4,10 @@
  * confirms it with an `answer_accepted` naming that id. The socket is not trusted blindly: no
  * confirmation within max(1.5 s, 3 × the measured round trip), or nothing at all heard on the
  * socket for 1.5 s while the pick waits (a running question sends a tick every second), means the
- * socket is treated as dead, a new one is opened, and the same pick goes out again: in the new
+ * socket is treated as dead (the screen says so). A second path is tried sooner, once, at 1.5 s
+ * unconfirmed even on a slow link, still shown as "sending": a pick lost to a dropped packet may
+ * otherwise meet a loss of signal before its TCP resend. Either way a new socket is opened and the
+ * same pick goes out again: in the new
  * socket's upgrade request itself (`upgradeParams`, one round trip sooner than a message after the
  * handshake) and once more on it when it opens (the server answers resends of an id with the same
  * acceptance, so sending twice is harmless). The pick is given up only when its question is over.
@@ -76,6 +79,8 @@ export class AnswerSender {
   private heardAtMs: number | null = null;
   /** When the pending pick last went out on a socket. */
   private sentAtMs = 0;
+  /** The pending pick has had its early second path (a new socket after 1.5 s unconfirmed). */
+  private secondPathTried = false;
 
   constructor(private readonly deps: AnswerSenderDeps) {}
 
@@ -122,6 +127,7 @@ export class AnswerSender {
     if (this.pending || this.status === 'counted') return;
     const shownAtMs = this.shown?.questionId === questionId ? this.shown.atMs : this.deps.now();
     this.pending = { questionId, selectedIndex, answerId: this.deps.newId(), reactionMs: Math.max(0, Math.round(this.deps.now() - shownAtMs)) };
+    this.secondPathTried = false;
     this.transmit();
   }
 
@@ -204,34 +210,51 @@ export class AnswerSender {
     this.watch();
   }
 
-  /** When the open socket counts as dead while a pick waits: its confirmation overdue, or the socket silent. */
-  private deadAtMs(): number | null {
-    if (!this.socketOpen || !this.pending) return null;
+  /**
+   * The next thing to check while a pick waits, and when. On the open socket: dead when its
+   * confirmation is overdue (the ack timeout) or it is silent; before that, at 1.5 s, a second
+   * path once per pick (`early`). While the replacement connects after the second path: the
+   * screen says offline at the ack timeout.
+   */
+  private nextCheck(): { atMs: number; what: 'dead' | 'early' | 'offline' } | null {
+    if (!this.pending) return null;
     const ackDueMs = this.sentAtMs + this.ackTimeoutMs();
-    return this.heardAtMs === null ? ackDueMs : Math.min(ackDueMs, this.heardAtMs + SILENT_SOCKET_MS);
+    if (!this.socketOpen) return this.status === 'sending' ? { atMs: ackDueMs, what: 'offline' } : null;
+    let next: { atMs: number; what: 'dead' | 'early' | 'offline' } = { atMs: ackDueMs, what: 'dead' };
+    if (this.heardAtMs !== null && this.heardAtMs + SILENT_SOCKET_MS < next.atMs) next = { atMs: this.heardAtMs + SILENT_SOCKET_MS, what: 'dead' };
+    if (!this.secondPathTried && this.sentAtMs + MIN_ACK_TIMEOUT_MS < next.atMs) next = { atMs: this.sentAtMs + MIN_ACK_TIMEOUT_MS, what: 'early' };
+    return next;
   }
 
-  /** (Re)arms the one check of the socket: at its dead time, looked at again then (heard meanwhile: wait on). */
+  /** (Re)arms the one check of the pick: looked at again when due (heard meanwhile: the silence restarted). */
   private watch(): void {
     this.stopTimer();
-    const deadAtMs = this.deadAtMs();
-    if (deadAtMs === null) return;
-    const waitMs = deadAtMs - this.deps.now();
-    if (waitMs <= 0) {
-      this.presumeDead();
+    const next = this.nextCheck();
+    if (next === null) return;
+    const waitMs = next.atMs - this.deps.now();
+    if (waitMs > 0) {
+      this.checkTimer = this.deps.setTimer(() => {
+        this.checkTimer = null;
+        this.watch();
+      }, waitMs);
       return;
     }
-    this.checkTimer = this.deps.setTimer(() => {
-      this.checkTimer = null;
-      this.watch();
-    }, waitMs);
-  }
-
-  private presumeDead(): void {
-    // A silent socket is a dead one: say so, and resend on a new socket (in its upgrade request, then on it).
+    if (next.what === 'offline') {
+      this.setStatus('offline');
+      return;
+    }
+    // A new socket, the pick in its upgrade request and again on it once open; the old one is
+    // kept (RETIRED_SOCKET_MS) and its confirmation still counts.
     this.socketOpen = false;
-    this.setStatus('offline');
+    if (next.what === 'dead') {
+      this.setStatus('offline'); // a silent socket is a dead one: say so
+    } else {
+      // Merely slow so far (a lost packet TCP will resend, or a loss of signal starting): still
+      // "sending" on two paths until the ack timeout says otherwise.
+      this.secondPathTried = true;
+    }
     this.deps.reconnect();
+    this.watch();
   }
 
   private settle(status: 'counted' | 'late'): void {
