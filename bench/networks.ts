@@ -12,7 +12,7 @@ import { performance } from 'node:perf_hooks';
 import WebSocket from 'ws';
 import type { ServerMessage } from '../protocol/index.js';
 import { AnswerSender, RTT_PING_INTERVAL_MS } from '../web/player/answer-sender.js';
-import { RETIRED_SOCKET_MS } from '../web/common/realtime/timings.js';
+import { RETIRED_SOCKET_MS, attemptUrl } from '../web/common/realtime/timings.js';
 import { pointsForCorrectAnswer } from '../server/game/engine/scoring.js';
 import { PROFILES, type NetworkProfile } from './shaper.js';
 import { distribution, round, type Distribution } from './stats.js';
@@ -113,7 +113,7 @@ export class BenchPhone {
     this.stopPings();
     // As the phone's socket hook does: an unconfirmed pick rides in the upgrade request.
     const extra = this.sender?.upgradeParams();
-    const socket = new WebSocket(extra ? `${this.url}&${new URLSearchParams(extra)}` : this.url, { localAddress: this.link.localAddress });
+    const socket = new WebSocket(attemptUrl(this.url, extra), { localAddress: this.link.localAddress });
     this.socket = socket;
     this.note(extra ? 'connect with the pick' : 'connect');
     socket.on('error', () => undefined);

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import type { ServerMessage } from '../../../protocol/index.js';
 import { AnswerSender, type AnswerStatus } from '../../../web/player/answer-sender.js';
+import { attemptUrl } from '../../../web/common/realtime/timings.js';
 import { pointsForCorrectAnswer } from '../../game/engine/index.js';
 import { TestApi } from '../../testing/api.js';
 import { startTestServer, type TestServer } from '../../testing/server.js';
@@ -52,7 +53,7 @@ class ShapedPhone {
     this.socket?.on('error', () => undefined);
     this.socket?.terminate();
     const extra = this.sender.upgradeParams();
-    const url = extra ? `${this.url}&${new URLSearchParams(extra)}` : this.url;
+    const url = attemptUrl(this.url, extra);
     this.urls.push(url);
     const socket = new WebSocket(url);
     this.socket = socket;

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { CONNECT_TIMEOUT_MS, PERMANENT_CLOSE_CODES, RETIRED_SOCKET_MS, reconnectDelayMs, sessionSocketUrl } from './timings';
+import { CONNECT_TIMEOUT_MS, PERMANENT_CLOSE_CODES, RETIRED_SOCKET_MS, attemptUrl, reconnectDelayMs, sessionSocketUrl } from './timings';
 
 export type SocketRole = 'admin' | 'display' | 'player';
 
@@ -102,8 +102,7 @@ export function useSessionSocket<TMessage>(options: SessionSocketOptions<TMessag
         setStatus('offline');
         return;
       }
-      const extra = handlers.current.connectParams?.();
-      const socket = new WebSocket(extra ? `${url}&${new URLSearchParams(extra).toString()}` : url);
+      const socket = new WebSocket(attemptUrl(url, handlers.current.connectParams?.()));
       let opened = false;
       socketRef.current = socket;
       connectTimer = setTimeout(() => {
