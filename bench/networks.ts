@@ -11,8 +11,8 @@
 import { performance } from 'node:perf_hooks';
 import WebSocket from 'ws';
 import type { ServerMessage } from '../protocol/index.js';
-import { AnswerSender } from '../web/player/answer-sender.js';
-import { RETIRED_SOCKET_MS } from '../web/common/realtime/timings.js';
+import { AnswerSender, RTT_PING_INTERVAL_MS } from '../web/player/answer-sender.js';
+import { RETIRED_SOCKET_MS, attemptUrl } from '../web/common/realtime/timings.js';
 import { pointsForCorrectAnswer } from '../server/game/engine/scoring.js';
 import { PROFILES, type NetworkProfile } from './shaper.js';
 import { distribution, round, type Distribution } from './stats.js';
@@ -57,6 +57,10 @@ export class BenchPhone {
   private reconnectTimer: NodeJS.Timeout | null = null;
   private stopped = false;
   private readonly retired: WebSocket[] = [];
+  /** The phone's round-trip pings on its current socket (usePlayerGame's: every 3 s while open, none while a countdown runs). */
+  private pingTimer: NodeJS.Timeout | null = null;
+  private readonly pings = new Map<number, number>();
+  private pingId = 0;
   /**
    * Questions whose first acceptance reached the phone after that question's end on the same
    * socket. Either a resend's repeat of an acceptance the phone missed (fine) or an answer taken
@@ -106,17 +110,22 @@ export class BenchPhone {
       setTimeout(() => old.close(), RETIRED_SOCKET_MS).unref();
       this.retired.push(old);
     }
-    const socket = new WebSocket(this.url, { localAddress: this.link.localAddress });
+    this.stopPings();
+    // As the phone's socket hook does: an unconfirmed pick rides in the upgrade request.
+    const extra = this.sender?.upgradeParams();
+    const socket = new WebSocket(attemptUrl(this.url, extra), { localAddress: this.link.localAddress });
     this.socket = socket;
-    this.note('connect');
+    this.note(extra ? 'connect with the pick' : 'connect');
     socket.on('error', () => undefined);
     socket.on('open', () => {
       this.note('open');
       this.sender?.socketOpened();
+      if (this.sender) this.startPings(socket);
     });
     socket.on('close', () => {
       if (this.socket !== socket) return;
       this.note('close');
+      this.stopPings();
       this.sender?.socketClosed();
       this.reconnectTimer = setTimeout(() => this.connect(), 500);
     });
@@ -126,8 +135,35 @@ export class BenchPhone {
       const message = JSON.parse(data.toString()) as ServerMessage;
       if (message.type === 'question_end') endedHere.add(message.questionId);
       if (message.type === 'answer_accepted' && endedHere.has(message.questionId) && !this.askings.get(message.questionId)?.accepted) this.acceptedAfterEnd.add(message.questionId);
+      // The phone hears from its current socket; a retired one brings only its acceptance (useSessionSocket's fromRetired).
+      if (this.socket === socket) this.sender?.heard();
+      else if (this.sender && message.type !== 'answer_accepted') return;
+      if (message.type === 'pong') {
+        const sentAt = this.pings.get(message.id);
+        this.pings.delete(message.id);
+        if (sentAt !== undefined) this.sender?.observeRtt(performance.now() - sentAt);
+        return;
+      }
       this.onMessage(message);
     });
+  }
+
+  private startPings(socket: WebSocket): void {
+    this.stopPings();
+    const ping = () => {
+      if (this.socket !== socket || socket.readyState !== WebSocket.OPEN || !this.sender?.wantsPing) return;
+      this.pingId += 1;
+      this.pings.set(this.pingId, performance.now());
+      if (this.pings.size > 8) this.pings.delete(this.pings.keys().next().value as number);
+      socket.send(JSON.stringify({ type: 'ping', id: this.pingId }));
+    };
+    ping();
+    this.pingTimer = setInterval(ping, RTT_PING_INTERVAL_MS);
+  }
+
+  private stopPings(): void {
+    if (this.pingTimer) clearInterval(this.pingTimer);
+    this.pingTimer = null;
   }
 
   private send(message: unknown): boolean {
@@ -185,6 +221,7 @@ export class BenchPhone {
   stop(): void {
     this.stopped = true;
     if (this.reconnectTimer) clearTimeout(this.reconnectTimer);
+    this.stopPings();
     this.sender?.dispose();
     for (const socket of [...this.retired, this.socket]) {
       socket?.removeAllListeners();

@@ -1,17 +1,24 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ServerMessage } from '../../protocol/index';
-import { AnswerSender, type AnswerStatus, MIN_ACK_TIMEOUT_MS } from './answer-sender';
+import { AnswerSender, type AnswerStatus, MIN_ACK_TIMEOUT_MS, SILENT_SOCKET_MS } from './answer-sender';
 import { DELIVERY_TEXT, deliveryOf } from './phoneMoments';
 import { INITIAL_PLAYER_STATE } from './playerGameState';
 
-/** A sender on vitest's fake timers, with a socket that records what went out. */
+/**
+ * A sender on vitest's fake timers, with a socket that records what went out. While `signal.on`,
+ * the server's ticks arrive every second (a running question), as the phone hears them.
+ */
 function harness() {
   const sent: Record<string, unknown>[] = [];
   const statuses: AnswerStatus[] = [];
+  const signal = { on: true };
   let open = true;
   let ids = 0;
+  // What the phone's socket hook would put in the new socket's upgrade request, per reconnect.
+  const upgrades: (Record<string, string> | undefined)[] = [];
   const reconnect = vi.fn(() => {
     open = false;
+    upgrades.push(sender.upgradeParams());
   });
   const sender = new AnswerSender({
     send: (message) => {
@@ -27,11 +34,15 @@ function harness() {
     onStatus: (status) => statuses.push(status),
   });
   sender.socketOpened();
+  setInterval(() => {
+    if (signal.on && open) sender.heard();
+  }, 1_000);
   const reopen = () => {
     open = true;
+    signal.on = true;
     sender.socketOpened();
   };
-  return { sender, sent, statuses, reconnect, reopen };
+  return { sender, sent, statuses, reconnect, reopen, signal, upgrades };
 }
 
 const accepted = (answerId: string): ServerMessage => ({ type: 'answer_accepted', questionId: 'q1', selectedIndex: 2, answerId });
@@ -51,16 +62,19 @@ describe('the phone’s answer path', () => {
     expect(statuses).toEqual(['sending', 'counted']);
   });
 
-  it('treats a socket silent for 1.5 s as dead: says so, reconnects, and resends the same pick on the new socket', () => {
-    const { sender, sent, reconnect, reopen } = harness();
+  it('treats a socket silent for 1.5 s as dead: says so, reconnects with the pick in the upgrade, and resends it on the new socket', () => {
+    const { sender, sent, reconnect, reopen, signal, upgrades } = harness();
     sender.questionShown('q1');
-    vi.advanceTimersByTime(2_000);
+    vi.advanceTimersByTime(2_000); // the ticks at +1 s and +2 s arrived
+    signal.on = false; // the loss of signal starts as the player taps
     sender.pick('q1', 2);
-    vi.advanceTimersByTime(MIN_ACK_TIMEOUT_MS - 1);
+    vi.advanceTimersByTime(SILENT_SOCKET_MS - 1);
     expect(reconnect).not.toHaveBeenCalled();
     vi.advanceTimersByTime(1);
     expect(reconnect).toHaveBeenCalledTimes(1);
     expect(sender.current).toBe('offline');
+    // The new socket's upgrade request carries the same pick, as the socket would.
+    expect(upgrades).toEqual([{ answer: JSON.stringify(sent[0]) }]);
     // The phone says so even though the browser still thinks the socket is open.
     const picked = { ...INITIAL_PLAYER_STATE, answered: true };
     expect(DELIVERY_TEXT[deliveryOf(picked, 'open', sender.current)!]).toBe("Saved — it will be sent when you're back online");
@@ -71,19 +85,102 @@ describe('the phone’s answer path', () => {
     expect(sender.current).toBe('sending');
     sender.onMessage(accepted('pick-1'));
     expect(sender.current).toBe('counted');
+    expect(sender.upgradeParams()).toBeUndefined();
   });
 
-  it('waits three measured round trips on a slow link', () => {
-    const { sender, reconnect } = harness();
+  it('tries a new socket at once when the pick is made on a socket already silent for 1.5 s, and leaves a silent socket alone before the tap', () => {
+    const { sender, sent, reconnect, signal, upgrades } = harness();
+    sender.questionShown('q1');
+    vi.advanceTimersByTime(1_000);
+    signal.on = false;
+    vi.advanceTimersByTime(SILENT_SOCKET_MS + 200);
+    // Nothing picked: the socket is not replaced (once the signal is back a pick goes straight through it).
+    expect(reconnect).not.toHaveBeenCalled();
+    sender.pick('q1', 1);
+    expect(sent).toHaveLength(1); // still handed to the old socket: TCP may yet deliver it
+    expect(reconnect).toHaveBeenCalledTimes(1);
+    expect(upgrades[0]).toEqual({ answer: JSON.stringify(sent[0]) });
+    expect(sender.current).toBe('offline');
+  });
+
+  it('measures round trips only while no countdown runs (a ping lost in a loss of signal would hold the pick behind it)', () => {
+    const { sender } = harness();
+    expect(sender.wantsPing).toBe(true);
+    sender.questionShown('q1');
+    expect(sender.wantsPing).toBe(false);
+    sender.onMessage({ type: 'timer_tick', questionId: 'q1', timeRemaining: 1, serverTime: 0, endsAt: 0 });
+    expect(sender.wantsPing).toBe(true);
+  });
+
+  it('does not watch the socket once the pick is counted, or between questions', () => {
+    const counted = harness();
+    counted.sender.questionShown('q1');
+    counted.sender.pick('q1', 2);
+    counted.sender.onMessage(accepted('pick-1'));
+    counted.signal.on = false;
+    vi.advanceTimersByTime(10_000);
+    expect(counted.reconnect).not.toHaveBeenCalled();
+
+    const between = harness();
+    between.signal.on = false;
+    vi.advanceTimersByTime(10_000);
+    expect(between.reconnect).not.toHaveBeenCalled();
+  });
+
+  it('counts the silence from the last thing heard: a late tick puts the verdict off', () => {
+    const { sender, reconnect, signal } = harness();
+    sender.observeRtt(1_000); // the confirmation may take 3 s
+    sender.questionShown('q1');
+    vi.advanceTimersByTime(1_000); // a tick, then nothing
+    signal.on = false;
+    vi.advanceTimersByTime(1_000);
+    sender.pick('q1', 0); // silent for 1 s already: dead in 0.5 s unless something comes
+    vi.advanceTimersByTime(300);
+    sender.heard(); // a tick TCP resent late
+    vi.advanceTimersByTime(1_199);
+    expect(reconnect).not.toHaveBeenCalled();
+    vi.advanceTimersByTime(1); // 1.5 s after the send: the second path, not yet a verdict
+    expect(reconnect).toHaveBeenCalledTimes(1);
+    expect(sender.current).toBe('sending');
+  });
+
+  it('gives up on a socket that keeps talking but never confirms after 1.5 s when no round trip was measured', () => {
+    const { sender, reconnect, upgrades } = harness();
+    sender.questionShown('q1');
+    sender.pick('q1', 0);
+    vi.advanceTimersByTime(MIN_ACK_TIMEOUT_MS - 1);
+    expect(reconnect).not.toHaveBeenCalled();
+    vi.advanceTimersByTime(1);
+    expect(reconnect).toHaveBeenCalledTimes(1);
+    expect(JSON.parse(upgrades[0]!.answer)).toMatchObject({ type: 'submit_answer', questionId: 'q1', selectedIndex: 0, answerId: 'pick-1' });
+  });
+
+  it('on a slow link that keeps talking, tries a second path at 1.5 s still "sending", and says offline only after three round trips', () => {
+    const { sender, sent, reconnect, reopen, upgrades } = harness();
     sender.observeRtt(900);
     sender.observeRtt(700);
     expect(sender.ackTimeoutMs()).toBe(2_700);
     sender.questionShown('q1');
     sender.pick('q1', 0);
-    vi.advanceTimersByTime(2_699);
+    vi.advanceTimersByTime(MIN_ACK_TIMEOUT_MS - 1);
     expect(reconnect).not.toHaveBeenCalled();
     vi.advanceTimersByTime(1);
     expect(reconnect).toHaveBeenCalledTimes(1);
+    expect(upgrades[0]).toEqual({ answer: JSON.stringify(sent[0]) });
+    expect(sender.current).toBe('sending'); // on two paths now, neither known dead
+    vi.advanceTimersByTime(2_700 - MIN_ACK_TIMEOUT_MS - 1);
+    expect(sender.current).toBe('sending');
+    vi.advanceTimersByTime(1);
+    expect(sender.current).toBe('offline'); // the ack timeout: say so
+    expect(reconnect).toHaveBeenCalledTimes(1); // one replacement at a time
+    reopen();
+    expect(sent).toHaveLength(2);
+    expect(sender.current).toBe('sending');
+    // One early second path per pick: the new socket then waits the full ack timeout.
+    vi.advanceTimersByTime(2_699);
+    expect(reconnect).toHaveBeenCalledTimes(1);
+    vi.advanceTimersByTime(1);
+    expect(reconnect).toHaveBeenCalledTimes(2);
   });
 
   it('takes a duplicate acknowledgement in its stride and ignores one for another pick', () => {

@@ -2,10 +2,19 @@
  * The phone's answer path on a bad network (DESIGN §14). A pick gets a random `answerId` and its
  * `reactionMs` (monotonic clock, from the question shown to the tap) and is sent until the server
  * confirms it with an `answer_accepted` naming that id. The socket is not trusted blindly: no
- * confirmation within max(1.5 s, 3 × the measured round trip) means the socket is treated as
- * dead, a new one is opened, and the same pick goes out again on it (the server answers resends
- * of an id with the same acceptance, so sending twice is harmless). The pick is given up only
- * when its question is over.
+ * confirmation within max(1.5 s, 3 × the measured round trip), or nothing at all heard on the
+ * socket for 1.5 s while the pick waits (a running question sends a tick every second), means the
+ * socket is treated as dead (the screen says so). A second path is tried sooner, once, at 1.5 s
+ * unconfirmed even on a slow link, still shown as "sending": a pick lost to a dropped packet may
+ * otherwise meet a loss of signal before its TCP resend. Either way a new socket is opened and the
+ * same pick goes out again: in the new
+ * socket's upgrade request itself (`upgradeParams`, one round trip sooner than a message after the
+ * handshake) and once more on it when it opens (the server answers resends of an id with the same
+ * acceptance, so sending twice is harmless). The pick is given up only when its question is over.
+ *
+ * Before the tap a silent socket is left alone (measured: replacing it at once made things
+ * worse): once the signal is back, a pick sent on it goes straight through, as long as the phone
+ * sent nothing into the outage. So the phone does not ping while a countdown runs (`wantsPing`).
  *
  * States shown on the phone:
  * - sending: on its way, not confirmed yet;
@@ -23,6 +32,16 @@ export type AnswerStatus = 'idle' | 'sending' | 'offline' | 'counted' | 'late';
 export const MIN_ACK_TIMEOUT_MS = 1_500;
 /** ... or this many round trips, on a slow link. */
 export const ACK_TIMEOUT_ROUND_TRIPS = 3;
+/**
+ * A socket that has brought nothing at all for this long while a pick waits is presumed dead
+ * without waiting out the round trips: while a question runs the server sends a tick every
+ * second, so this much silence is a loss of signal (or a lost packet TCP is still resending),
+ * and the sooner a new connection is tried, the sooner its SYN gets through once the signal is
+ * back. A false alarm costs one extra connection: the silent socket is kept (RETIRED_SOCKET_MS).
+ */
+export const SILENT_SOCKET_MS = 1_500;
+/** The phone measures its round trip this often while connected (usePlayerGame's pings). */
+export const RTT_PING_INTERVAL_MS = 3_000;
 /** Round trips remembered: the worst recent one sizes the wait. */
 const RTT_WINDOW = 4;
 
@@ -51,14 +70,32 @@ export class AnswerSender {
   private status: AnswerStatus = 'idle';
   private pending: Pending | null = null;
   private shown: { questionId: string; atMs: number } | null = null;
-  private ackTimer: unknown = null;
+  private checkTimer: unknown = null;
+  /** The question whose ticks are due (the countdown runs): silence on the socket means trouble. */
+  private ticking: string | null = null;
   private readonly rtts: number[] = [];
   private socketOpen = false;
+  /** When the current socket last brought anything (a message, a pong), or opened. */
+  private heardAtMs: number | null = null;
+  /** When the pending pick last went out on a socket. */
+  private sentAtMs = 0;
+  /** The pending pick has had its early second path (a new socket after 1.5 s unconfirmed). */
+  private secondPathTried = false;
 
   constructor(private readonly deps: AnswerSenderDeps) {}
 
   get current(): AnswerStatus {
     return this.status;
+  }
+
+  /**
+   * Whether the phone should measure its round trip now (usePlayerGame's pings): not while a
+   * question's countdown runs. A ping sent into a loss of signal puts the socket's TCP into its
+   * resend backoff, and a pick sent after it waits behind it for seconds; round trips measured
+   * between questions size the wait as well.
+   */
+  get wantsPing(): boolean {
+    return this.ticking === null;
   }
 
   /** The round trip to wait on: the worst recent one; null before any was measured. */
@@ -80,6 +117,7 @@ export class AnswerSender {
   questionShown(questionId: string): void {
     if (this.shown?.questionId === questionId) return;
     this.shown = { questionId, atMs: this.deps.now() };
+    this.ticking = questionId;
     if (this.pending && this.pending.questionId !== questionId) this.settle('late');
     else if (!this.pending) this.setStatus('idle');
   }
@@ -89,11 +127,28 @@ export class AnswerSender {
     if (this.pending || this.status === 'counted') return;
     const shownAtMs = this.shown?.questionId === questionId ? this.shown.atMs : this.deps.now();
     this.pending = { questionId, selectedIndex, answerId: this.deps.newId(), reactionMs: Math.max(0, Math.round(this.deps.now() - shownAtMs)) };
+    this.secondPathTried = false;
     this.transmit();
+  }
+
+  /** Anything arrived on the current socket (every message, pongs included): it is alive. */
+  heard(): void {
+    this.heardAtMs = this.deps.now();
+  }
+
+  /**
+   * Query parameters for the next socket's upgrade request: the pending pick, as the same
+   * `submit_answer` message the socket would carry (docs/REALTIME.md), so the server has it as
+   * soon as the request arrives. Undefined when no pick waits.
+   */
+  upgradeParams(): Record<string, string> | undefined {
+    const message = this.message();
+    return message ? { answer: JSON.stringify(message) } : undefined;
   }
 
   socketOpened(): void {
     this.socketOpen = true;
+    this.heardAtMs = this.deps.now();
     if (this.pending) this.transmit();
   }
 
@@ -109,6 +164,9 @@ export class AnswerSender {
   }
 
   onMessage(message: ServerMessage): void {
+    // Ticks come every second until the last one (1 s left); then the reveal, which may be held.
+    if (message.type === 'timer_tick') this.ticking = message.timeRemaining > 1 ? message.questionId : null;
+    else if (message.type === 'question_end' || (message.type === 'session_state' && message.phase !== 'question')) this.ticking = null;
     const pending = this.pending;
     if (!pending) return;
     if (message.type === 'answer_accepted' && message.questionId === pending.questionId) {
@@ -131,27 +189,72 @@ export class AnswerSender {
     this.stopTimer();
   }
 
-  private transmit(): void {
+  private message(): { type: 'submit_answer'; questionId: string; selectedIndex: number; answerId: string; reactionMs: number } | null {
     const pending = this.pending;
-    if (!pending) return;
-    this.stopTimer();
+    if (!pending) return null;
     const { questionId, selectedIndex, answerId, reactionMs } = pending;
-    const sent = this.socketOpen && this.deps.send({ type: 'submit_answer', questionId, selectedIndex, answerId, reactionMs });
+    return { type: 'submit_answer', questionId, selectedIndex, answerId, reactionMs };
+  }
+
+  private transmit(): void {
+    const message = this.message();
+    if (!message) return;
+    this.stopTimer();
+    const sent = this.socketOpen && this.deps.send(message);
     if (!sent) {
       this.setStatus('offline');
       return;
     }
+    this.sentAtMs = this.deps.now();
     this.setStatus('sending');
-    this.ackTimer = this.deps.setTimer(() => this.ackOverdue(), this.ackTimeoutMs());
+    this.watch();
   }
 
-  private ackOverdue(): void {
-    this.ackTimer = null;
-    if (!this.pending) return;
-    // A silent socket is a dead one: say so, and resend on a new socket once it opens.
+  /**
+   * The next thing to check while a pick waits, and when. On the open socket: dead when its
+   * confirmation is overdue (the ack timeout) or it is silent; before that, at 1.5 s, a second
+   * path once per pick (`early`). While the replacement connects after the second path: the
+   * screen says offline at the ack timeout.
+   */
+  private nextCheck(): { atMs: number; what: 'dead' | 'early' | 'offline' } | null {
+    if (!this.pending) return null;
+    const ackDueMs = this.sentAtMs + this.ackTimeoutMs();
+    if (!this.socketOpen) return this.status === 'sending' ? { atMs: ackDueMs, what: 'offline' } : null;
+    let next: { atMs: number; what: 'dead' | 'early' | 'offline' } = { atMs: ackDueMs, what: 'dead' };
+    if (this.heardAtMs !== null && this.heardAtMs + SILENT_SOCKET_MS < next.atMs) next = { atMs: this.heardAtMs + SILENT_SOCKET_MS, what: 'dead' };
+    if (!this.secondPathTried && this.sentAtMs + MIN_ACK_TIMEOUT_MS < next.atMs) next = { atMs: this.sentAtMs + MIN_ACK_TIMEOUT_MS, what: 'early' };
+    return next;
+  }
+
+  /** (Re)arms the one check of the pick: looked at again when due (heard meanwhile: the silence restarted). */
+  private watch(): void {
+    this.stopTimer();
+    const next = this.nextCheck();
+    if (next === null) return;
+    const waitMs = next.atMs - this.deps.now();
+    if (waitMs > 0) {
+      this.checkTimer = this.deps.setTimer(() => {
+        this.checkTimer = null;
+        this.watch();
+      }, waitMs);
+      return;
+    }
+    if (next.what === 'offline') {
+      this.setStatus('offline');
+      return;
+    }
+    // A new socket, the pick in its upgrade request and again on it once open; the old one is
+    // kept (RETIRED_SOCKET_MS) and its confirmation still counts.
     this.socketOpen = false;
-    this.setStatus('offline');
+    if (next.what === 'dead') {
+      this.setStatus('offline'); // a silent socket is a dead one: say so
+    } else {
+      // Merely slow so far (a lost packet TCP will resend, or a loss of signal starting): still
+      // "sending" on two paths until the ack timeout says otherwise.
+      this.secondPathTried = true;
+    }
     this.deps.reconnect();
+    this.watch();
   }
 
   private settle(status: 'counted' | 'late'): void {
@@ -161,8 +264,8 @@ export class AnswerSender {
   }
 
   private stopTimer(): void {
-    if (this.ackTimer !== null) this.deps.clearTimer(this.ackTimer);
-    this.ackTimer = null;
+    if (this.checkTimer !== null) this.deps.clearTimer(this.checkTimer);
+    this.checkTimer = null;
   }
 
   private setStatus(status: AnswerStatus): void {

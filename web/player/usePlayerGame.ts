@@ -4,7 +4,7 @@ import { serverTimeOf } from '../common/realtime/liveState';
 import { useServerClock, type ServerClockHandle } from '../common/realtime/serverClock';
 import { useSessionSocket, type SocketStatus } from '../common/realtime/useSessionSocket';
 import { errorToast } from '../common/toast';
-import { AnswerSender, type AnswerStatus } from './answer-sender';
+import { AnswerSender, type AnswerStatus, RTT_PING_INTERVAL_MS } from './answer-sender';
 import { INITIAL_PLAYER_STATE, reducePlayer, type PlayerGameState } from './playerGameState';
 import type { StoredPlayer } from './playerStorage';
 
@@ -17,8 +17,6 @@ export interface PlayerGame {
   pick: (index: number) => void;
 }
 
-/** The phone measures its round trip this often while connected (the answer's wait, DESIGN §14). */
-const PING_INTERVAL_MS = 3_000;
 
 function randomId(): string {
   if (typeof crypto !== 'undefined' && typeof crypto.randomUUID === 'function') return crypto.randomUUID();
@@ -55,6 +53,7 @@ export function usePlayerGame(
 
   const onMessage = useCallback(
     (message: ServerMessage) => {
+      sender.heard(); // the socket is alive (a silent one is presumed dead while a pick waits)
       const serverTime = serverTimeOf(message);
       if (serverTime !== null) clock.observe(serverTime);
       if (message.type === 'pong') {
@@ -88,6 +87,8 @@ export function usePlayerGame(
     onPermanentClose: onRefused,
     // A socket given up as silent may still bring the pick's confirmation (DESIGN §14).
     fromRetired: (message) => message.type === 'answer_accepted',
+    // An unconfirmed pick rides in the new socket's upgrade request: a round trip sooner.
+    connectParams: () => sender.upgradeParams(),
   });
   socketRef.current = { send, reconnect };
 
@@ -96,15 +97,16 @@ export function usePlayerGame(
     if (status !== 'open') return;
     let id = 0;
     const ping = () => {
+      if (!sender.wantsPing) return;
       id += 1;
       pings.current.set(id, performance.now());
       if (pings.current.size > 8) pings.current.delete(pings.current.keys().next().value as number);
       send({ type: 'ping', id });
     };
     ping();
-    const timer = setInterval(ping, PING_INTERVAL_MS);
+    const timer = setInterval(ping, RTT_PING_INTERVAL_MS);
     return () => clearInterval(timer);
-  }, [status, send]);
+  }, [status, send, sender]);
 
   useEffect(() => () => sender.dispose(), [sender]);
 

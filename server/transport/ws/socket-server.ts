@@ -8,12 +8,15 @@
  * Per socket: every text frame goes through the protocol's parser (errors answered, socket
  * kept); valid messages become engine events on the room's queue, stamped on arrival. Frames
  * over 16 KB are refused by `ws` itself with close code 1009.
+ *
+ * A player's upgrade may carry an unconfirmed pick in its `answer` parameter (DESIGN §14): the
+ * same `submit_answer` message, checked by the same parser, taken as the socket's first message.
  */
 import type { IncomingMessage, Server as HttpServer } from 'node:http';
 import type { Duplex } from 'node:stream';
 import WebSocket, { WebSocketServer, type RawData } from 'ws';
 import {
-  CLOSE_CODES, MAX_CLIENT_FRAME_BYTES, MAX_CLIENT_MESSAGE_BURST, MAX_CLIENT_MESSAGES_PER_SECOND, parseClientMessage,
+  CLOSE_CODES, ERROR_CODES, MAX_CLIENT_FRAME_BYTES, MAX_CLIENT_MESSAGE_BURST, MAX_CLIENT_MESSAGES_PER_SECOND, errorMessage, parseClientMessage,
 } from '../../../protocol/index.js';
 import type { EngineEvent } from '../../game/engine/index.js';
 import type { RoomDirectory, RoomLog, RoomPort } from '../../game/rooms/index.js';
@@ -25,6 +28,8 @@ import { CutOffs } from './cut-offs.js';
 export const WS_PATH = '/ws';
 /** RFC 6455 "internal error": something failed on our side while connecting. */
 const INTERNAL_ERROR = 1011;
+/** The upgrade's `answer` parameter: a submit_answer message is about 150 bytes. */
+export const MAX_UPGRADE_ANSWER_CHARS = 1_024;
 
 export interface SocketServerDeps extends AuthDeps {
   httpServer: HttpServer;
@@ -93,11 +98,11 @@ export class SocketServer {
         return;
       }
       if (auth.adminToken) this.deps.adminSockets.add(ws, auth.adminToken.hash, auth.adminToken.expiresAtMs);
-      this.attach(ws, room, auth.role, auth.playerId, auth.name);
+      this.attach(ws, room, auth.role, auth.playerId, auth.name, query.get('answer'));
     });
   }
 
-  private attach(ws: WebSocket, room: RoomPort, role: Client['role'], playerId: string | null, name: string | null): void {
+  private attach(ws: WebSocket, room: RoomPort, role: Client['role'], playerId: string | null, name: string | null, upgradeAnswer: string | null): void {
     const { hub, log } = this.deps;
     const client = newClient(`c${this.nextConnectionId++}`, room.sessionId, role, playerId, ws, Date.now());
     this.sockets.add(ws);
@@ -138,6 +143,9 @@ export class SocketServer {
         log.warn({ err, connectionId: client.id }, 'joining the room failed');
         ws.close(CLOSE_CODES.goingAway, 'Please reconnect');
       });
+    // Stamped now, as the request arrived; queued behind the join, so its acceptance or refusal
+    // reaches this socket like a reply to its first message.
+    if (upgradeAnswer !== null) this.answerInUpgrade(client, room, upgradeAnswer);
   }
 
   /** Token bucket: false when the client has used up its message allowance. */
@@ -160,6 +168,27 @@ export class SocketServer {
     client.pingSentAtMs = null;
   }
 
+  /**
+   * The pick carried by the upgrade request (`answer`, docs/REALTIME.md): taken exactly as if it
+   * were the socket's first message, arriving with the request (the same parser, rate limit, player
+   * and credit: a new socket's allowance is its cut-off). Anything else in it is answered with
+   * an error frame and the socket stays open, as for a bad message: a bad pick must not cost the
+   * phone its connection.
+   */
+  private answerInUpgrade(client: Client, room: RoomPort, raw: string): void {
+    if (raw.length > MAX_UPGRADE_ANSWER_CHARS) {
+      this.deps.hub.sendTo(client, errorMessage(ERROR_CODES.invalidMessage, `The answer parameter must be at most ${MAX_UPGRADE_ANSWER_CHARS} characters`));
+      return;
+    }
+    const parsed = parseClientMessage(raw, client.role);
+    if (parsed.ok && parsed.message.type !== 'submit_answer') {
+      this.deps.hub.sendTo(client, errorMessage(ERROR_CODES.invalidMessage, 'The answer parameter carries a submit_answer message only'));
+      return;
+    }
+    this.withinRate(client);
+    this.handle(client, room, parsed, client.heardAtMs);
+  }
+
   private onMessage(client: Client, room: RoomPort, data: RawData, isBinary: boolean): void {
     // Before it is heard from: an answer arriving after a stall is credited the silence (link-delay.ts).
     const silentSinceMs = client.heardAtMs;
@@ -170,7 +199,10 @@ export class SocketServer {
     }
     // Binary frames are not part of the protocol: '' makes the parser answer "not valid JSON".
     const raw = isBinary ? '' : Buffer.isBuffer(data) ? data.toString('utf8') : Array.isArray(data) ? Buffer.concat(data).toString('utf8') : Buffer.from(data).toString('utf8');
-    const parsed = parseClientMessage(raw, client.role);
+    this.handle(client, room, parseClientMessage(raw, client.role), silentSinceMs);
+  }
+
+  private handle(client: Client, room: RoomPort, parsed: ReturnType<typeof parseClientMessage>, silentSinceMs: number): void {
     if (!parsed.ok) {
       this.deps.hub.sendTo(client, parsed.error);
       return;

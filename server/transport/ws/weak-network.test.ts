@@ -2,13 +2,15 @@
  * One phone on a bad network, end to end (DESIGN §14): a real server on the real clock, the
  * phone's own answer path (web/player/answer-sender.ts) over a shaping TCP proxy with 300 ms each
  * way, and a 4 s loss of signal right as the player taps. The socket is not closed by the loss
- * (TCP keeps it up), so the phone must notice the silence itself, reconnect and resend; the
+ * (TCP keeps it up), so the phone must notice the silence itself, reconnect with the pick in the
+ * new socket's upgrade request (as the phone's socket hook does) and resend it on that socket; the
  * server must credit the tap with the player's true reaction time.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import type { ServerMessage } from '../../../protocol/index.js';
 import { AnswerSender, type AnswerStatus } from '../../../web/player/answer-sender.js';
+import { attemptUrl } from '../../../web/common/realtime/timings.js';
 import { pointsForCorrectAnswer } from '../../game/engine/index.js';
 import { TestApi } from '../../testing/api.js';
 import { startTestServer, type TestServer } from '../../testing/server.js';
@@ -24,6 +26,8 @@ class ShapedPhone {
   socket: WebSocket | null = null;
   readonly statuses: AnswerStatus[] = [];
   readonly messages: ServerMessage[] = [];
+  /** The URL of every connection attempt. */
+  readonly urls: string[] = [];
   private waiters: (() => void)[] = [];
   readonly sender: AnswerSender;
 
@@ -48,7 +52,10 @@ class ShapedPhone {
     this.socket?.removeAllListeners();
     this.socket?.on('error', () => undefined);
     this.socket?.terminate();
-    const socket = new WebSocket(this.url);
+    const extra = this.sender.upgradeParams();
+    const url = attemptUrl(this.url, extra);
+    this.urls.push(url);
+    const socket = new WebSocket(url);
     this.socket = socket;
     socket.on('error', () => undefined);
     socket.on('open', () => this.sender.socketOpened());
@@ -58,6 +65,7 @@ class ShapedPhone {
     socket.on('message', (data) => {
       const message = JSON.parse(data.toString()) as ServerMessage;
       this.messages.push(message);
+      this.sender.heard();
       if (message.type === 'session_state' && message.phase === 'question' && message.question) this.sender.questionShown(message.question.id);
       this.sender.onMessage(message);
       for (const wake of this.waiters.splice(0)) wake();
@@ -136,6 +144,12 @@ describe('a phone on a weak link that loses signal as it taps', () => {
       expect(phone.statuses).toEqual(expect.arrayContaining(['sending', 'offline', 'counted']));
       expect(phone.statuses.indexOf('offline')).toBeLessThan(phone.statuses.indexOf('counted'));
       expect(phone.statuses.at(-1)).toBe('counted');
+      // The reconnect carried the pick in its upgrade request: the same message, id and reaction.
+      const carried = phone.urls.slice(1).map((url) => new URL(url).searchParams.get('answer'));
+      expect(carried.length).toBeGreaterThan(0);
+      for (const answer of carried) {
+        expect(JSON.parse(answer!)).toMatchObject({ type: 'submit_answer', questionId: question.question!.id, selectedIndex: 1, answerId: 'tap-1' });
+      }
     } finally {
       phone.close();
     }

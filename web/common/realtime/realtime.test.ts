@@ -4,7 +4,7 @@ import { INITIAL_LIVE_STATE, reduceLive, type LiveState } from './liveState';
 import { audienceState, questionView } from './testing/testFixtures';
 import { mediaDurationMs, phoneSource, rotationItems, rotationKey } from './mediaRotation';
 import { ServerClock, secondsUntil } from './serverClock';
-import { PERMANENT_CLOSE_CODES, RECONNECT_MAX_DELAY_MS, RECONNECT_MIN_DELAY_MS, reconnectDelayMs, sessionSocketUrl } from './timings';
+import { PERMANENT_CLOSE_CODES, RECONNECT_MAX_DELAY_MS, RECONNECT_MIN_DELAY_MS, attemptUrl, reconnectDelayMs, sessionSocketUrl } from './timings';
 import { formatCountdown } from './useCountdown';
 import { readableTextOn, themeVariables, liveTheme } from './themeStyle';
 
@@ -42,6 +42,17 @@ describe('reconnect timings (SPEC §9)', () => {
     expect([...PERMANENT_CLOSE_CODES].sort()).toEqual([4400, 4401, 4403, 4404, 4410]);
     expect(PERMANENT_CLOSE_CODES.has(1006)).toBe(false);
     expect(PERMANENT_CLOSE_CODES.has(1001)).toBe(false);
+  });
+
+  it('adds one attempt’s own parameters to the socket address (the phone’s pick in a reconnect), encoded', () => {
+    const base = 'wss://quiz.example/ws?type=player&sessionId=s1';
+    expect(attemptUrl(base, undefined)).toBe(base);
+    expect(attemptUrl(base, {})).toBe(base);
+    const pick = JSON.stringify({ type: 'submit_answer', questionId: 'q 1&x', selectedIndex: 2, answerId: 'a', reactionMs: 10 });
+    const url = new URL(attemptUrl(base, { answer: pick }));
+    expect(url.searchParams.get('sessionId')).toBe('s1');
+    expect(JSON.parse(url.searchParams.get('answer')!)).toMatchObject({ questionId: 'q 1&x', selectedIndex: 2 });
+    expect(attemptUrl('ws://h/ws', { a: 'b' })).toBe('ws://h/ws?a=b');
   });
 
   it('builds the socket address on the page origin', () => {

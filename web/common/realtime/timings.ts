@@ -39,3 +39,12 @@ export function sessionSocketUrl(params: Record<string, string>, location: Pick<
   const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
   return `${scheme}://${location.host}/ws?${new URLSearchParams(params).toString()}`;
 }
+
+/**
+ * The address of one connection attempt: the socket's own, plus the parameters of that attempt
+ * only (the phone's unconfirmed pick in a reconnect's upgrade request, DESIGN §14).
+ */
+export function attemptUrl(url: string, extra: Record<string, string> | undefined): string {
+  if (!extra || Object.keys(extra).length === 0) return url;
+  return `${url}${url.includes('?') ? '&' : '?'}${new URLSearchParams(extra).toString()}`;
+}

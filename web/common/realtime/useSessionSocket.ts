@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { CONNECT_TIMEOUT_MS, PERMANENT_CLOSE_CODES, RETIRED_SOCKET_MS, reconnectDelayMs, sessionSocketUrl } from './timings';
+import { CONNECT_TIMEOUT_MS, PERMANENT_CLOSE_CODES, RETIRED_SOCKET_MS, attemptUrl, reconnectDelayMs, sessionSocketUrl } from './timings';
 
 export type SocketRole = 'admin' | 'display' | 'player';
 
@@ -31,6 +31,11 @@ export interface SessionSocketOptions<TMessage> {
    * what it carries): the phone's answer confirmations. None by default (that socket is closed).
    */
   fromRetired?: (message: TMessage) => boolean;
+  /**
+   * Extra query parameters for the next connection attempt only, read as it starts: the phone's
+   * unconfirmed pick rides in the upgrade request (DESIGN §14, docs/REALTIME.md).
+   */
+  connectParams?: () => Record<string, string> | undefined;
 }
 
 export interface SessionSocket {
@@ -97,7 +102,7 @@ export function useSessionSocket<TMessage>(options: SessionSocketOptions<TMessag
         setStatus('offline');
         return;
       }
-      const socket = new WebSocket(url);
+      const socket = new WebSocket(attemptUrl(url, handlers.current.connectParams?.()));
       let opened = false;
       socketRef.current = socket;
       connectTimer = setTimeout(() => {
