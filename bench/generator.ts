@@ -151,11 +151,6 @@ async function run(config: GeneratorConfig): Promise<TargetResult> {
   // scavenges of a young generation full of it fell into the first round) is collected now,
   // as the server's is by the probe below: the rounds measure the server, not the generator.
   globalThis.gc?.();
-  // The server's too, before the idle window as before the rounds: the setup's garbage (10,000
-  // registrations) was otherwise collected inside the window by V8's memory reducer, a second or
-  // more of parallel marking in whichever server had the larger heap, at a moment that varied run
-  // to run; idle measures keeping everyone connected, not the end of the setup.
-  if (config.idleMs > 0) await probe({ gc: true });
   await sleep(config.settleMs);
   let idleCpuPercent: number | null = null;
   if (config.idleMs > 0) {
