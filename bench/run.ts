@@ -12,6 +12,8 @@
  * `npm run bench -- many [1000x10] [--targets ...]`: a chain's evening, S sessions of N phones
  * each (default 1,000 × 10), every operator pressing Next within the same second (staggered
  * over it), with idle CPU measured once everyone is connected (docs/PERFORMANCE.md).
+ * `npm run bench -- rooms [1000x10] [--rounds 3]`: the room path alone, no sockets or database
+ * (rooms.ts): the process's CPU per round.
  * `npm run bench -- cluster-idle [100,1000]`: Redis commands per second with that many idle live
  * sessions over three instances (cluster-idle.ts), written to .bench/cluster-idle.json.
  * `npm run bench -- networks [400] [--questions 3] [--client old|new|both] [--shaper netns|proxy]`: phones
@@ -26,6 +28,7 @@ import { formatReport } from './report.js';
 import { failedRun, formatRestartRuns, parseRestartArgs, runRestarts } from './restart-runs.js';
 import { FLOOD_OUTPUT, formatFlood, runFlood } from './flood.js';
 import { formatClusterIdle, runClusterIdle } from './cluster-idle.js';
+import { runRoomsBench } from './rooms.js';
 import { DEFAULT_SCENARIOS, MANY_IDLE_MS, MANY_SCENARIO, runBench, type Scenario } from './runner.js';
 import { NETWORKS_OUT, formatNetworks, runNetworks, type ShaperKind } from './networks-run.js';
 import { NAMESPACE_VARIABLE, runInNamespace } from './netns.js';
@@ -95,6 +98,17 @@ if (process.argv[2] === 'flood') {
   fs.mkdirSync(outDir, { recursive: true });
   fs.writeFileSync(FLOOD_OUTPUT(outDir), JSON.stringify({ startedAt: new Date().toISOString(), result }, null, 2) + '\n');
   console.log(`\n${formatFlood(result)}\n\nWritten to ${path.relative(process.cwd(), FLOOD_OUTPUT(outDir))}`);
+  process.exit(0);
+}
+if (process.argv[2] === 'rooms') {
+  const [sessions, players] = (process.argv[3] && /^\d+x\d+$/.test(process.argv[3]) ? process.argv[3] : '1000x10').split('x').map(Number);
+  const rest = process.argv.slice(3);
+  const rounds = rest.includes('--rounds') ? Number(rest[rest.indexOf('--rounds') + 1]) : 3;
+  if (!(sessions > 0 && players > 0 && rounds > 0)) throw new Error('usage: npm run bench -- rooms [SxN] [--rounds R]');
+  console.log(`Marquee bench: the room path alone, ${sessions} rooms × ${players} players, ${rounds} rounds`);
+  const result = runRoomsBench(sessions, players, rounds);
+  const sorted = [...result.cpuSecondsPerRound].sort((a, b) => a - b);
+  console.log(`CPU per round (s): ${result.cpuSecondsPerRound.join(', ')}; median ${sorted[Math.floor(sorted.length / 2)]}`);
   process.exit(0);
 }
 if (process.argv[2] === 'cluster-idle') {
