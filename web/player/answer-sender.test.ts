@@ -4,6 +4,16 @@ import { AnswerSender, type AnswerStatus, MIN_ACK_TIMEOUT_MS, SILENT_SOCKET_MS }
 import { DELIVERY_TEXT, deliveryOf } from './phoneMoments';
 import { INITIAL_PLAYER_STATE } from './playerGameState';
 
+/** A pick on a socket that keeps talking but never confirms: its second path opens at 1.5 s, not before. */
+function pickThenSecondPath(sender: AnswerSender, reconnect: ReturnType<typeof vi.fn>): void {
+  sender.questionShown('q1');
+  sender.pick('q1', 0);
+  vi.advanceTimersByTime(MIN_ACK_TIMEOUT_MS - 1);
+  expect(reconnect).not.toHaveBeenCalled();
+  vi.advanceTimersByTime(1);
+  expect(reconnect).toHaveBeenCalledTimes(1);
+}
+
 /**
  * A sender on vitest's fake timers, with a socket that records what went out. While `signal.on`,
  * the server's ticks arrive every second (a running question), as the phone hears them.
@@ -146,12 +156,7 @@ describe('the phone’s answer path', () => {
 
   it('gives up on a socket that keeps talking but never confirms after 1.5 s when no round trip was measured', () => {
     const { sender, reconnect, upgrades } = harness();
-    sender.questionShown('q1');
-    sender.pick('q1', 0);
-    vi.advanceTimersByTime(MIN_ACK_TIMEOUT_MS - 1);
-    expect(reconnect).not.toHaveBeenCalled();
-    vi.advanceTimersByTime(1);
-    expect(reconnect).toHaveBeenCalledTimes(1);
+    pickThenSecondPath(sender, reconnect);
     expect(JSON.parse(upgrades[0]!.answer)).toMatchObject({ type: 'submit_answer', questionId: 'q1', selectedIndex: 0, answerId: 'pick-1' });
   });
 
@@ -160,12 +165,7 @@ describe('the phone’s answer path', () => {
     sender.observeRtt(900);
     sender.observeRtt(700);
     expect(sender.ackTimeoutMs()).toBe(2_700);
-    sender.questionShown('q1');
-    sender.pick('q1', 0);
-    vi.advanceTimersByTime(MIN_ACK_TIMEOUT_MS - 1);
-    expect(reconnect).not.toHaveBeenCalled();
-    vi.advanceTimersByTime(1);
-    expect(reconnect).toHaveBeenCalledTimes(1);
+    pickThenSecondPath(sender, reconnect);
     expect(upgrades[0]).toEqual({ answer: JSON.stringify(sent[0]) });
     expect(sender.current).toBe('sending'); // on two paths now, neither known dead
     vi.advanceTimersByTime(2_700 - MIN_ACK_TIMEOUT_MS - 1);

@@ -24,7 +24,7 @@
  *
  * Plain class with injected time and transport, so it is tested with fake timers.
  */
-import type { ServerMessage } from '../../protocol/index.js';
+import type { ServerMessage, SubmitAnswerMessage } from '../../protocol/index.js';
 
 export type AnswerStatus = 'idle' | 'sending' | 'offline' | 'counted' | 'late';
 
@@ -42,6 +42,12 @@ export const ACK_TIMEOUT_ROUND_TRIPS = 3;
 export const SILENT_SOCKET_MS = 1_500;
 /** The phone measures its round trip this often while connected (usePlayerGame's pings). */
 export const RTT_PING_INTERVAL_MS = 3_000;
+/** What a waiting pick's timer looks at next, and when. */
+interface Check {
+  atMs: number;
+  what: 'dead' | 'early' | 'offline';
+}
+
 /** Round trips remembered: the worst recent one sizes the wait. */
 const RTT_WINDOW = 4;
 
@@ -189,7 +195,7 @@ export class AnswerSender {
     this.stopTimer();
   }
 
-  private message(): { type: 'submit_answer'; questionId: string; selectedIndex: number; answerId: string; reactionMs: number } | null {
+  private message(): SubmitAnswerMessage | null {
     const pending = this.pending;
     if (!pending) return null;
     const { questionId, selectedIndex, answerId, reactionMs } = pending;
@@ -216,11 +222,11 @@ export class AnswerSender {
    * path once per pick (`early`). While the replacement connects after the second path: the
    * screen says offline at the ack timeout.
    */
-  private nextCheck(): { atMs: number; what: 'dead' | 'early' | 'offline' } | null {
+  private nextCheck(): Check | null {
     if (!this.pending) return null;
     const ackDueMs = this.sentAtMs + this.ackTimeoutMs();
     if (!this.socketOpen) return this.status === 'sending' ? { atMs: ackDueMs, what: 'offline' } : null;
-    let next: { atMs: number; what: 'dead' | 'early' | 'offline' } = { atMs: ackDueMs, what: 'dead' };
+    let next: Check = { atMs: ackDueMs, what: 'dead' };
     if (this.heardAtMs !== null && this.heardAtMs + SILENT_SOCKET_MS < next.atMs) next = { atMs: this.heardAtMs + SILENT_SOCKET_MS, what: 'dead' };
     if (!this.secondPathTried && this.sentAtMs + MIN_ACK_TIMEOUT_MS < next.atMs) next = { atMs: this.sentAtMs + MIN_ACK_TIMEOUT_MS, what: 'early' };
     return next;
