@@ -7,7 +7,7 @@ import type { Locator, Page } from 'playwright-core';
 import { openDashboard, startWebHarness, TABLET, type WebHarness } from './support/app.js';
 import { horizontalOverflow } from './support/overflow.js';
 import { shot } from './game-support.js';
-import { openTab, seriousViolations, sessionCard } from './support/ui.js';
+import { closeByEscape, openTab, seriousViolations, sessionCard } from './support/ui.js';
 
 const PHONE = { width: 390, height: 844 };
 const PRIZE_DRAW = { enabled: true, prize: 'Two tickets for Friday night', consentText: 'Enter me in the prize draw.' };
@@ -84,8 +84,7 @@ for (const [label, viewport] of [['a 390 px phone', PHONE], ['a tablet', TABLET]
           await page.waitForLoadState('networkidle');
           expect(await horizontalOverflow(page)).toEqual([]);
         } finally {
-          await page.keyboard.press('Escape');
-          await open.waitFor({ state: 'hidden' });
+          await closeByEscape(open);
         }
       });
     }

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDashboard, startWebHarness, type WebHarness } from './support/app.js';
-import { alertDialog, dialog, expectToast, pickOption, sessionCard, stopSession, texts, waitGone } from './support/ui.js';
+import { alertDialog, closeByEscape, dialog, expectToast, pickOption, sessionCard, stopSession, texts, waitGone } from './support/ui.js';
 
 let h: WebHarness;
 beforeAll(async () => {
@@ -163,8 +163,7 @@ describe('sessions tab', () => {
     });
     expect(colours.seen).toEqual(['0,0,0', '255,255,255']);
     expect(colours.corner).toBe('255,255,255');
-    await page.keyboard.press('Escape');
-    await waitGone(qr);
+    await closeByEscape(qr);
   });
 
   it('opens the display screen of a session in a new tab', async () => {

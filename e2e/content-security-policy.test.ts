@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startS3TestServer, type S3TestServer } from '../server/domain/media/testing/s3-server.js';
 import { tinyPng } from '../server/domain/media/testing/fixtures.js';
 import { openDashboard } from './support/app.js';
-import { dialog, expectToast, openTab } from './support/ui.js';
+import { closeByEscape, dialog, expectToast, openTab } from './support/ui.js';
 import { joinThroughForm, startGameHarness, type GameHarness } from './game-support.js';
 
 let h: GameHarness;
@@ -88,12 +88,10 @@ describe('Content-Security-Policy', () => {
     await openDashboard(admin, h.api);
     for (const tab of ['Questions', 'Media', 'Players', 'Auditoriums', 'Sessions']) await openTab(admin, tab);
     await admin.getByRole('button', { name: 'Create Session' }).first().click();
-    await dialog(admin, 'Create New Session').waitFor();
-    await admin.keyboard.press('Escape');
+    await closeByEscape(dialog(admin, 'Create New Session'));
     await openTab(admin, 'Media');
     await admin.getByRole('button', { name: 'Upload Media' }).click();
-    await dialog(admin, 'Upload Media').waitFor();
-    await admin.keyboard.press('Escape');
+    await closeByEscape(dialog(admin, 'Upload Media'));
     await openTab(admin, 'Sessions');
 
     // The big screen before and during the show, and a phone joining and answering.

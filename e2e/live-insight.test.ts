@@ -3,7 +3,7 @@ import { parse } from 'csv-parse/sync';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loginThroughUi } from './support/app.js';
-import { dialog, openTab, sessionCard, stopSession } from './support/ui.js';
+import { closeByEscape, dialog, openTab, sessionCard, stopSession } from './support/ui.js';
 import { joinThroughForm, shot, startGameHarness, type GameHarness } from './game-support.js';
 
 /**
@@ -144,7 +144,7 @@ describe('live insight and results', () => {
       ['2', 'Ben "Quick" Ng', 'ben@example.com', '0', '1', '0'],
       ['2', 'Cleo', 'cleo@example.com', '0', '1', '0'],
     ]);
-    await admin.keyboard.press('Escape');
+    await closeByEscape(results);
 
     // After the game: stopped, the results stay.
     await stopSession(card);
@@ -153,7 +153,7 @@ describe('live insight and results', () => {
     await results.getByText('Everyone who answered, and how each question went.').waitFor();
     await results.getByTestId('results-row').nth(2).waitFor();
     expect(await results.getByTestId('results-row').count()).toBe(3);
-    await admin.keyboard.press('Escape');
+    await closeByEscape(results);
 
     // All players from the Players tab.
     await openTab(admin, 'Players');

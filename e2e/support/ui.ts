@@ -37,6 +37,18 @@ export async function waitGone(locator: Locator): Promise<void> {
   await locator.waitFor({ state: 'hidden' });
 }
 
+/**
+ * Closes an open dialog with Escape, as a user would. Radix listens for Escape from an effect that
+ * runs after the dialog is painted, and Chromium handles input before such tasks: on a busy machine a
+ * key pressed the moment the dialog shows was lost. Focus moves inside in the same effects (after the
+ * Escape listener, which is registered by a child), so focus inside means Escape will be heard.
+ */
+export async function closeByEscape(open: Locator): Promise<void> {
+  await open.and(open.page().locator(':focus-within')).waitFor();
+  await open.page().keyboard.press('Escape');
+  await waitGone(open);
+}
+
 /** Picks an option of a Radix select found by its label. */
 export async function pickOption(scope: Page | Locator, label: string, option: string): Promise<void> {
   const page = 'page' in scope ? scope.page() : scope;
