@@ -167,6 +167,17 @@ export function closeQuestion(state: EngineState, nowMs: number, out: Out): Engi
   return { ...state, scores, standings, leaderboard, phase: reveal };
 }
 
+/**
+ * The reveal starts again at `nowMs`, its full length: the close's results reached the phones only
+ * now. No message: phones and screens entered the reveal with `question_end` and keep it; a
+ * socket joining later is shown the new end.
+ */
+export function restartReveal(state: EngineState, nowMs: number): EngineState {
+  const { phase } = state;
+  if (phase.kind !== 'reveal' || nowMs <= phase.startedAtMs) return state;
+  return { ...state, phase: { ...phase, startedAtMs: nowMs, endsAtMs: nowMs + REVEAL_MS } };
+}
+
 /** The current timed phase has reached its end: move along the sequence. */
 export function endPhase(state: EngineState, nowMs: number, out: Out): EngineState {
   const { phase } = state;

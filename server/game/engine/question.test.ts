@@ -116,6 +116,23 @@ describe('a question', () => {
     expect(game.wakeAtMs).toBe(T0 + 4_000 + REVEAL_MS);
   });
 
+  it('restarts its reveal when the results went out late, and ignores that news in any other phase', () => {
+    const game = startQuiz();
+    game.advance(3_000);
+    expect(game.dispatch({ type: 'results_delivered' })).toEqual([]); // still a question: nothing
+    game.answer('ann', 'q1', 1);
+    game.answer('bob', 'q1', 2);
+    expect(game.phase).toBe('reveal');
+    game.advance(4_000); // the results reached the phones only now
+    const effects = game.dispatch({ type: 'results_delivered' });
+    expect(messagesOf(effects, 'session_state')).toEqual([]); // phones and screens keep the reveal they are in
+    expect(game.wakeAtMs).toBe(T0 + 7_000 + REVEAL_MS);
+    game.advance(REVEAL_MS - 1);
+    expect(game.phase).toBe('reveal');
+    game.advance(1);
+    expect(game.phase).not.toBe('reveal');
+  });
+
   it('ends early 5 s after the last player who had not answered dropped, not at once', () => {
     const game = startQuiz();
     game.answer('ann', 'q1', 1);

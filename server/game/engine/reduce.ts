@@ -10,7 +10,7 @@ import { ERROR_CODES, type ErrorCode, errorMessage } from '../../../protocol/ind
 import type { EngineEvent, EngineState, Effect, ReduceResult } from './types.js';
 import { playerConnected, playerDelay, playerDisconnected, submitAnswer } from './answers.js';
 import { everyoneAnswered, expirePresence } from './presence.js';
-import { type Out, broadcastState, closeQuestion, enterItem, enterNextItem, runDueTimers, skipToNextItem, wakeAtOf } from './phases.js';
+import { type Out, broadcastState, closeQuestion, enterItem, enterNextItem, restartReveal, runDueTimers, skipToNextItem, wakeAtOf } from './phases.js';
 import { insightChanged, sendDueInsight } from './insight.js';
 import { remapItemIndex } from './program.js';
 import { playerModerated } from './moderation.js';
@@ -33,6 +33,8 @@ function handle(state: EngineState, event: EngineEvent, nowMs: number, out: Out)
       return stop(state, nowMs, out);
     case 'timer':
       return sendDueInsight(state.status === 'live' ? settlePresence(runDueTimers(state, nowMs, out), nowMs, out) : state, nowMs, out);
+    case 'results_delivered':
+      return restartReveal(state, nowMs);
     case 'player_connected':
       return countsChanged(state, playerConnected(state, event.playerId, event.name), nowMs, out);
     case 'player_disconnected':

@@ -121,6 +121,11 @@ export type EngineEvent =
   | { type: 'stop' }
   /** The wake-up requested by the last `wakeAt` effect (early or late calls are harmless). */
   | { type: 'timer' }
+  /**
+   * The runner delivered the close's results only now: their commit waited for storage (DESIGN
+   * §16). The reveal runs its full length from here, so phones coming back see it with their result.
+   */
+  | { type: 'results_delivered' }
   | { type: 'player_connected'; playerId: string; name: string }
   | { type: 'player_disconnected'; playerId: string }
   /** The host kicked (screenName null), hid or renamed a player (moderation.ts). */

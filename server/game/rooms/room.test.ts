@@ -2,6 +2,7 @@ import { EventEmitter } from 'node:events';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ServerMessage } from '../../../protocol/index.js';
 import type { BroadcastTarget } from '../engine/index.js';
+import { REVEAL_MS } from '../engine/index.js';
 import { makeProgram, makeQuestion, makeSlide } from '../engine/testing/testkit.js';
 import type { Broadcaster, RoomLog } from './broadcaster.js';
 import { FakeClock } from './fake-clock.js';
@@ -162,6 +163,47 @@ describe('Room', () => {
     expect(states.get('ann')).toMatchObject({ phase: 'question', answered: true, selectedIndex: 2 });
     expect(storage.answers.get(`${SESSION}/1/ann`)).toMatchObject({ selectedIndex: 2 });
     expect(states.get('bob')).toMatchObject({ phase: 'question', answered: false });
+  });
+
+  it('reveals for its full length from when the results went out after a long commit, so a phone back meanwhile sees its result', async () => {
+    const storage = new HeldCommitStorage();
+    const { manager, clock, broadcaster } = setup({ status: 'live', storage });
+    await manager.start();
+    await join(manager, { connectionId: 'p1', role: 'player', playerId: 'ann', name: 'Ann' });
+    await join(manager, { connectionId: 'p2', role: 'player', playerId: 'bob', name: 'Bob' });
+    const room = manager.get(SESSION)!;
+    room.dispatch({ type: 'submit_answer', connectionId: 'p1', playerId: 'ann', questionId: 'q1', selectedIndex: 1 });
+    await room.settled();
+
+    // Bob's answer closes the question; its commit (with the results) waits 8 s for storage.
+    const commit = storage.hold();
+    room.dispatch({ type: 'submit_answer', connectionId: 'p2', playerId: 'bob', questionId: 'q1', selectedIndex: 0 });
+    await commit.entered;
+    const closedAt = clock.now();
+    // Bob's phone resends on a new socket meanwhile: it waits for his answer's commit.
+    let bobState: ServerMessage | undefined;
+    const bobBack = room.connect({ connectionId: 'p2b', role: 'player', playerId: 'bob', name: 'Bob' }, (m) => (bobState = m));
+    const settle = clock.settle;
+    clock.settle = () => new Promise((resolve) => setImmediate(resolve)); // the room is busy: only let it breathe
+    await clock.advance(8_000);
+    clock.settle = settle;
+    commit.release();
+    await bobBack;
+    const deliveredAt = clock.now();
+    expect(deliveredAt - closedAt).toBe(8_000);
+    expect(bobState).toMatchObject({ phase: 'reveal', answerResult: { isCorrect: false, pointsEarned: 0 }, endsAt: deliveredAt + REVEAL_MS });
+
+    // The wake-ups due meanwhile do not cut the reveal short: a phone back a moment before its end still sees it.
+    await clock.advance(REVEAL_MS - 100);
+    expect(await join(manager, { connectionId: 'p1b', role: 'player', playerId: 'ann', name: 'Ann' })).toMatchObject({
+      phase: 'reveal',
+      answerResult: { isCorrect: true },
+    });
+    expect(broadcaster.sent.filter((d) => d.message.type === 'session_state').map((d) => (d.message as { phase: string }).phase)).not.toContain('between');
+    await clock.advance(100);
+    expect(broadcaster.sent.at(-1)?.message).toMatchObject({ type: 'session_state', phase: 'between' });
+    await manager.whenIdle();
+    expect(storage.sessions.get(SESSION)!.live).toMatchObject({ phase: 'between' });
   });
 
   it('does not hold up a phone whose answer is already committed, or who has none', async () => {

@@ -44,6 +44,13 @@ import { RoomClosedError, TaskQueue } from './task-queue.js';
 import { WakeTimer } from './wake-timer.js';
 
 export { RoomClosedError } from './task-queue.js';
+
+/**
+ * A close whose results went out this much later than the question closed (their commit waited for
+ * storage, DESIGN §16) restarts the reveal from the delivery. Below it the reveal keeps its time and
+ * no extra snapshot is written.
+ */
+export const LATE_RESULTS_MS = 1_000;
 export { SessionNotFoundError } from './room-load.js';
 
 export interface RoomDeps {
@@ -351,6 +358,11 @@ export class Room {
     const { state, effects } = reduce(before, event, nowMs);
     this.state = state;
     await this.effects.execute(effects, state.autoRotate !== before.autoRotate ? state.autoRotate : undefined);
+    if (state.phase.kind === 'reveal' && before.phase.kind === 'question' && this.now() - nowMs >= LATE_RESULTS_MS) {
+      // Counted from the close, the reveal could be over before the phones that came back while the
+      // commit waited were shown their result: a wake-up queued meanwhile would end it at once.
+      await this.apply({ type: 'results_delivered' }, this.now());
+    }
     // Presence changed without a phase change (a connect, a drop): the stored roster catches up soon.
     if (state.presence !== before.presence && !effects.some((e) => e.kind === 'persist')) this.roster.changed();
     this.syncTimer();
