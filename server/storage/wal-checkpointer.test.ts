@@ -61,6 +61,23 @@ describe('WAL checkpoints on a worker thread', () => {
     expect(errors).toEqual([]);
   });
 
+  it('stays idle while nothing is written after a complete checkpoint, and checkpoints again after a write', async () => {
+    const { file, write, checkpointer } = setUp(SQLiteDriverPath, 256 * 1024);
+    write(40); // ~1 MB: past the threshold, and the WAL file keeps that size afterwards
+    const before = fs.statSync(file).size;
+    await expect.poll(() => fs.statSync(file).size, { timeout: 30_000, interval: 20 }).toBeGreaterThan(before + 500_000);
+    await expect.poll(() => checkpointer.runs, { timeout: 30_000, interval: 20 }).toBeGreaterThan(0);
+    // Many checks (every 10 ms) see the same, fully copied WAL: at most the one that was running.
+    const runs = checkpointer.runs;
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(checkpointer.runs).toBeLessThanOrEqual(runs + 1);
+    const settled = checkpointer.runs;
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(checkpointer.runs).toBe(settled);
+    write(40);
+    await expect.poll(() => checkpointer.runs, { timeout: 30_000, interval: 20 }).toBeGreaterThan(settled);
+  });
+
   it('falls back to checkpoints on the main connection when the worker cannot run', async () => {
     const { db, checkpointer, errors } = setUp('/nonexistent/better-sqlite3');
     expect(await checkpointer.checkpoint()).toBeNull();

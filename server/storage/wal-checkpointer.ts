@@ -64,6 +64,14 @@ export class WalCheckpointer {
   private running: Promise<CheckpointResult | null> | null = null;
   private readonly timer: NodeJS.Timeout;
   private readonly walPath: string;
+  /**
+   * The WAL as it was when a checkpoint then copied every frame: while it is unchanged there is
+   * nothing to copy. The file keeps its size after a checkpoint (SQLite reuses it from the start),
+   * so without this an idle server checkpointed four times a second after its first burst.
+   */
+  private caughtUp: { size: number; mtimeMs: number } | null = null;
+  /** Checkpoints run on the worker so far. */
+  runs = 0;
 
   constructor(
     private readonly main: SQLiteDatabase,
@@ -106,13 +114,20 @@ export class WalCheckpointer {
 
   private checkSize(): void {
     if (this.running || this.failed) return;
-    let size = 0;
+    let wal: fs.Stats;
     try {
-      size = fs.statSync(this.walPath).size;
+      wal = fs.statSync(this.walPath);
     } catch {
       return; // no WAL yet
     }
-    if (size >= (this.options.thresholdBytes ?? DEFAULT_THRESHOLD_BYTES)) void this.checkpoint();
+    if (wal.size < (this.options.thresholdBytes ?? DEFAULT_THRESHOLD_BYTES)) return;
+    const { caughtUp } = this;
+    if (caughtUp && caughtUp.size === wal.size && caughtUp.mtimeMs === wal.mtimeMs) return;
+    // Read before the checkpoint: a commit during it changes the WAL, and the next check runs again.
+    const seen = { size: wal.size, mtimeMs: wal.mtimeMs };
+    void this.checkpoint().then((result) => {
+      this.caughtUp = result && result.checkpointed === result.log ? seen : null;
+    });
   }
 
   private startWorker(): Worker {
@@ -146,6 +161,7 @@ export class WalCheckpointer {
       };
       worker.once('message', onMessage);
       worker.once('exit', onExit);
+      this.runs++;
       worker.postMessage('checkpoint');
     });
   }
