@@ -25,6 +25,7 @@ import * as importDraw from './migrations/007_import_draw.js';
 import * as answerLog from './migrations/008_answer_log.js';
 import * as players from './migrations/009_players.js';
 import * as answerLogSession from './migrations/010_answer_log_session.js';
+import * as answerLogByRowid from './migrations/014_answer_log_by_rowid.js';
 import * as audienceTitle from './migrations/011_audience_title.js';
 import * as liveRoster from './migrations/013_live_roster.js';
 import type { Database } from './schema.js';
@@ -69,6 +70,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '010_answer_log_session': answerLogSession,
   '011_audience_title': audienceTitle,
   '013_live_roster': liveRoster,
+  '014_answer_log_by_rowid': answerLogByRowid,
 };
 /** Opens and migrates to the latest schema (`migrations`: tests pass an older release's set). */
 export async function openDatabase(options: OpenDatabaseOptions, migrations: Record<string, Migration> = MIGRATIONS): Promise<DatabaseHandle> {

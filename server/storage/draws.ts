@@ -71,15 +71,11 @@ export class DrawRepository {
           ),
         ),
       )
-      // DESIGN §15: only players who played this game (an answer, settled or still in SQLite's
-      // log) and were not removed by the host.
+      // DESIGN §15: only players who played this game (an answer; the caller settled SQLite's log
+      // first) and were not removed by the host.
       .where('p.kicked', '=', 0)
-      .where(({ or, exists, selectFrom }) =>
-        or(
-          (['answers', 'answer_log'] as const).map((table) =>
-            exists(selectFrom(`${table} as a`).select('a.player_id').where('a.session_id', '=', sessionId).whereRef('a.player_id', '=', 'c.player_id')),
-          ),
-        ),
+      .where(({ exists, selectFrom }) =>
+        exists(selectFrom('answers as a').select('a.player_id').where('a.session_id', '=', sessionId).whereRef('a.player_id', '=', 'c.player_id')),
       )
       .orderBy('p.id')
       .execute();

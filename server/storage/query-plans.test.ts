@@ -1,8 +1,8 @@
 /**
  * Issue 26: a round of one session reads only that session's rows, whatever else is live on the
- * instance. The statements a round runs (the answer log's settle and read, the answers of an
- * asking, the scores) are planned on an index led by the session, never as a scan of the table,
- * on both databases. (On PostgreSQL sequential scans are switched off for the EXPLAIN: with the
+ * instance. The statements a round runs (the answers of an asking, the scores) are planned on an
+ * index led by the session, never as a scan of the table, on both databases; SQLite's answer log is
+ * settled by the rowids of the session's rows (scores.ts), each found by its key. (On PostgreSQL sequential scans are switched off for the EXPLAIN: with the
  * tiny tables of a test the planner would rightly prefer them, and what is checked here is that an
  * index path by session exists at all.)
  */
@@ -10,15 +10,11 @@ import { sql, type Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, DIALECTS, type TestDatabase } from '../testing/databases.js';
 import type { Database } from './schema.js';
+import { CLEAR_LOGGED_SQL, SETTLE_LOGGED_SQL } from './scores.js';
 import { openStore, type Store } from './store.js';
-
-const COLUMNS = 'session_id, player_id, question_id, asking, selected_index, is_correct, points_earned, elapsed_ms, answered_at';
 
 /** The per-round statements, with $1 the session (and $2 the asking where there is one). */
 const ROUND_STATEMENTS: Record<string, string> = {
-  'settle: the log moved into answers': `insert into answers (${COLUMNS}) select ${COLUMNS} from answer_log where session_id = $1 order by asking, player_id on conflict (session_id, asking, player_id) do nothing`,
-  'settle: the log cleared': 'delete from answer_log where session_id = $1',
-  'resume: the log of an asking': 'select * from answer_log where session_id = $1 and asking = $2',
   'resume: the answers of an asking': 'select * from answers where session_id = $1 and asking = $2',
   'the session’s scores': 'select * from scores where session_id = $1 order by points_total desc',
 };
@@ -64,8 +60,29 @@ describe.each(DIALECTS)('a round’s statements on %s', (dialect) => {
     }
   });
 
-  it('the answer log’s index is the session’s (migration 010)', async () => {
-    const plan = await planOf(store.db, dialect, ROUND_STATEMENTS['settle: the log cleared']);
-    expect(plan.join('\n')).toMatch(/answer_log_session/);
+});
+
+describe('SQLite’s answer log', () => {
+  let database: TestDatabase;
+  let store: Store;
+
+  beforeAll(async () => {
+    database = await createTestDatabase('sqlite');
+    store = await openStore({ dataDir: database.dataDir });
+  });
+  afterAll(async () => {
+    await store?.close();
+    await database?.drop();
+  });
+
+  it.each([
+    ['moved into answers', SETTLE_LOGGED_SQL],
+    ['cleared', CLEAR_LOGGED_SQL],
+  ])('is settled (%s) by the rowids of the session’s rows, no table scan', async (_what, statement) => {
+    const bound = statement.replace('?', `'[1,2,3]'`).replace('?', `'some-session'`);
+    const { rows } = await sql<{ detail: string }>`explain query plan ${sql.raw(bound)}`.execute(store.db);
+    const text = rows.map((r) => r.detail).join('\n');
+    expect(text).toMatch(/SEARCH answer_log USING INTEGER PRIMARY KEY \(rowid=\?\)/);
+    expect(text).not.toMatch(/\bSCAN answer_log\b/);
   });
 });

@@ -1,4 +1,4 @@
-import { type Kysely, sql, type Transaction } from 'kysely';
+import { type Kysely, type Transaction } from 'kysely';
 import { screenNameSql } from './players.js';
 import type { Database } from './schema.js';
 import type { SQLiteDatabase, SQLiteStatement } from './sqlite-driver.js';
@@ -42,10 +42,11 @@ const CHUNK = 500;
  * On SQLite, answers committed in the runner's transactions go to `answer_log` first: appending
  * writes a page or two per commit, where `answers`' indexes on random player ids cost a page per
  * answer per index in every one of a question's many small commits (2.5× the CPU and 8× the WAL,
- * docs/PERFORMANCE.md). `settleAnswers` moves a session's log into `answers` in one statement:
- * the runner does it at the game's quiet steps (the reveal ending, a hold, a slide:
- * DbRoomStorage.commit), readers of results before they read, and `answersForAsking` reads both. The first answer stored for a
- * player and asking wins, in `answers` as in the log.
+ * docs/PERFORMANCE.md). `settleAnswers` moves a session's log into `answers`: the runner does it at
+ * the game's quiet steps (the reveal ending, a hold, a slide: DbRoomStorage.commit), readers of
+ * answers before they read. The log has no index: a session's rows are found by the rowids this
+ * process logged them under (DirectSqliteWrites). The first answer stored for a player and asking
+ * wins, in `answers` as in the log.
  */
 export class ScoreRepository {
   private readonly direct: DirectSqliteWrites | undefined;
@@ -74,27 +75,15 @@ export class ScoreRepository {
 
   /** The answers of one asking, with each player's name (for leaderboard rows after a resume). */
   async answersForAsking(sessionId: string, asking: number): Promise<(AnswerRecord & { name: string })[]> {
-    const read = (db: Db, table: 'answers' | 'answer_log') =>
-      db
-        .selectFrom(`${table} as a`)
-        .innerJoin('players as p', 'p.id', 'a.player_id')
-        .selectAll('a')
-        .select(screenNameSql.as('name'))
-        .where('a.session_id', '=', sessionId)
-        .where('a.asking', '=', asking);
-    const rows = this.direct
-      ? // Both tables in one transaction, so no settle can move a row between the two reads. The
-        // log holds what is not settled yet (the last question or two, or a crash before the settle).
-        await this.db.transaction().execute(async (trx) => {
-          const stored = await read(trx, 'answers').execute();
-          const seen = new Set(stored.map((r) => r.player_id));
-          for (const r of await read(trx, 'answer_log').orderBy(sql`a.rowid`).execute()) {
-            if (!seen.has(r.player_id)) stored.push(r); // the first per player counts
-            seen.add(r.player_id);
-          }
-          return stored;
-        })
-      : await read(this.db, 'answers').execute();
+    await this.settleAnswers(this.db, sessionId); // SQLite: what the log holds is in `answers` now
+    const rows = await this.db
+      .selectFrom('answers as a')
+      .innerJoin('players as p', 'p.id', 'a.player_id')
+      .selectAll('a')
+      .select(screenNameSql.as('name'))
+      .where('a.session_id', '=', sessionId)
+      .where('a.asking', '=', asking)
+      .execute();
     return rows.map((r) => ({
       sessionId: r.session_id,
       playerId: r.player_id,
@@ -149,7 +138,24 @@ export class ScoreRepository {
   async settleAnswers(db: Db, sessionId: string): Promise<void> {
     if (!this.direct) return;
     if (db.isTransaction) return this.direct.settle(sessionId);
-    await this.db.transaction().execute((trx) => this.settleAnswers(trx, sessionId));
+    await this.transaction((trx) => this.settleAnswers(trx, sessionId));
+  }
+
+  /**
+   * A transaction for the live writes: on SQLite the answer log's rowids (DirectSqliteWrites) are
+   * kept or given back by its outcome. Every transaction that logs or settles answers runs here.
+   */
+  async transaction<T>(work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
+    const direct = this.direct;
+    if (!direct) return this.db.transaction().execute(work);
+    try {
+      const result = await this.db.transaction().execute(work);
+      direct.ended(true);
+      return result;
+    } catch (err) {
+      direct.ended(false);
+      throw err;
+    }
   }
 
   /** Writes absolute totals (idempotent, so a retried batch cannot double-count). */
@@ -189,11 +195,22 @@ export class ScoreRepository {
 
   async clearSession(trx: Db, sessionId: string): Promise<void> {
     await trx.deleteFrom('question_askings').where('session_id', '=', sessionId).execute();
+    // A scan of the log (no index on it): a restart is rare, and the log holds a question or two.
+    // Rowids still listed for the session match nothing any more (or a later row of it: settled early).
     await trx.deleteFrom('answer_log').where('session_id', '=', sessionId).execute();
     await trx.deleteFrom('answers').where('session_id', '=', sessionId).execute();
     await trx.deleteFrom('scores').where('session_id', '=', sessionId).execute();
   }
 }
+
+/** Moves logged rows, given as a JSON array of rowids, of one session into `answers`, in key order: each index page is written once; rowid order among a player's answers keeps the first. */
+export const SETTLE_LOGGED_SQL = `insert into answers (${ANSWER_COLUMNS}) select ${ANSWER_COLUMNS} from answer_log
+  where rowid in (select value from json_each(?)) and session_id = ?
+  order by asking, player_id, rowid on conflict (session_id, asking, player_id) do nothing`;
+export const CLEAR_LOGGED_SQL = 'delete from answer_log where rowid in (select value from json_each(?)) and session_id = ?';
+
+/** Rowids of answers logged and not settled yet, by session, per connection: every repository on it shares them. */
+const loggedOn = new WeakMap<SQLiteDatabase, Map<string, number[]>>();
 
 /**
  * The live game's hot writes on SQLite (answers, the answer log and its settling, scores), as
@@ -209,26 +226,31 @@ class DirectSqliteWrites {
   private score: SQLiteStatement | undefined;
   private settleLog: SQLiteStatement | undefined;
   private clearLog: SQLiteStatement | undefined;
+  private readonly logged: Map<string, number[]>;
+  /** This transaction's logged rows and settled sessions: applied to `logged` once it commits (`ended`). */
+  private readonly added: { sessionId: string; rowid: number }[] = [];
+  private readonly settled = new Map<string, number[]>();
 
-  constructor(private readonly sqlite: SQLiteDatabase) {}
+  constructor(private readonly sqlite: SQLiteDatabase) {
+    let logged = loggedOn.get(sqlite);
+    if (!logged) {
+      loggedOn.set(sqlite, (logged = new Map()));
+      settleWholeLog(sqlite);
+    }
+    this.logged = logged;
+  }
 
   insertAnswers(answers: AnswerRecord[]): void {
     this.answer ??= this.sqlite.prepare(
       `insert into answers (${ANSWER_COLUMNS}) values (?, ?, ?, ?, ?, ?, ?, ?, ?) on conflict (session_id, asking, player_id) do nothing`,
     );
-    this.runForEach(this.answer, answers);
+    for (const a of answers) runAnswer(this.answer, a);
   }
 
   /** Appends to the answer log (see ScoreRepository); `settle` moves them into `answers`. */
   logAnswers(answers: AnswerRecord[]): void {
     this.loggedAnswer ??= this.sqlite.prepare(`insert into answer_log (${ANSWER_COLUMNS}) values (?, ?, ?, ?, ?, ?, ?, ?, ?)`);
-    this.runForEach(this.loggedAnswer, answers);
-  }
-
-  private runForEach(statement: SQLiteStatement, answers: AnswerRecord[]): void {
-    for (const a of answers) {
-      statement.run(a.sessionId, a.playerId, a.questionId, a.asking, a.selectedIndex, a.isCorrect ? 1 : 0, a.pointsEarned, Math.round(a.elapsedMs), a.answeredAt);
-    }
+    for (const a of answers) this.added.push({ sessionId: a.sessionId, rowid: Number(runAnswer(this.loggedAnswer, a).lastInsertRowid) });
   }
 
   upsertScores(sessionId: string, scores: ScoreWriteRow[]): void {
@@ -239,14 +261,54 @@ class DirectSqliteWrites {
     for (const s of scores) this.score.run(sessionId, s.playerId, s.pointsTotal, s.reachedAt);
   }
 
-  /** In key order, each index page is written once; rowid order among a player's answers keeps the first. */
+  /** The session's logged rows (committed, and logged in this transaction) into `answers`, found by rowid. */
   settle(sessionId: string): void {
-    this.settleLog ??= this.sqlite.prepare(
-      `insert into answers (${ANSWER_COLUMNS}) select ${ANSWER_COLUMNS} from answer_log where session_id = ?
-       order by asking, player_id, rowid on conflict (session_id, asking, player_id) do nothing`,
-    );
-    this.clearLog ??= this.sqlite.prepare('delete from answer_log where session_id = ?');
-    this.settleLog.run(sessionId);
-    this.clearLog.run(sessionId);
+    const rowids = [...(this.logged.get(sessionId) ?? [])];
+    for (const row of this.added) if (row.sessionId === sessionId) rowids.push(row.rowid);
+    if (rowids.length === 0) return;
+    this.settleLog ??= this.sqlite.prepare(SETTLE_LOGGED_SQL);
+    this.clearLog ??= this.sqlite.prepare(CLEAR_LOGGED_SQL);
+    const list = JSON.stringify(rowids);
+    this.settleLog.run(list, sessionId);
+    this.clearLog.run(list, sessionId);
+    this.settled.set(sessionId, rowids);
   }
+
+  /** The transaction ended: committed, its rows are logged and its settles done; rolled back, nothing changed. */
+  ended(committed: boolean): void {
+    if (committed) {
+      for (const { sessionId, rowid } of this.added) {
+        let rowids = this.logged.get(sessionId);
+        if (!rowids) this.logged.set(sessionId, (rowids = []));
+        rowids.push(rowid);
+      }
+      for (const [sessionId, rowids] of this.settled) {
+        const moved = new Set(rowids);
+        const left = this.logged.get(sessionId)?.filter((rowid) => !moved.has(rowid)) ?? [];
+        if (left.length > 0) this.logged.set(sessionId, left);
+        else this.logged.delete(sessionId);
+      }
+    }
+    this.added.length = 0;
+    this.settled.clear();
+  }
+}
+
+function runAnswer(statement: SQLiteStatement, a: AnswerRecord) {
+  return statement.run(a.sessionId, a.playerId, a.questionId, a.asking, a.selectedIndex, a.isCorrect ? 1 : 0, a.pointsEarned, Math.round(a.elapsedMs), a.answeredAt);
+}
+
+/**
+ * What the log holds when a process opens the database was logged by an earlier one (a crash
+ * before its settle): nobody knows its rowids, so it moves into `answers` now, whole. Skipped on a
+ * schema older than the log (a test's older release).
+ */
+function settleWholeLog(sqlite: SQLiteDatabase): void {
+  if (!sqlite.prepare("select 1 from sqlite_master where type = 'table' and name = 'answer_log'").get()) return;
+  sqlite.transaction(() => {
+    sqlite
+      .prepare(`insert into answers (${ANSWER_COLUMNS}) select ${ANSWER_COLUMNS} from answer_log order by session_id, asking, player_id, rowid on conflict (session_id, asking, player_id) do nothing`)
+      .run();
+    sqlite.prepare('delete from answer_log').run();
+  })();
 }

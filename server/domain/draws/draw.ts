@@ -19,12 +19,14 @@ export const NOBODY_ELIGIBLE =
   'Nobody can win this draw: no player who ticked the consent box is left (earlier winners are not drawn again)';
 
 export async function runDraw(store: Store, sessionId: string, request: DrawRequest, drawnBy: string, random: RandomInt = cryptoRandomInt): Promise<PrizeDraw> {
-  return store.db.transaction().execute(async (trx) => {
+  // The scores' transaction: the settle below (SQLite's answer log) follows its outcome.
+  return store.scores.transaction(async (trx) => {
     let lock = trx.selectFrom('sessions').select(['id', 'prize_draw']).where('id', '=', sessionId);
     // PostgreSQL: the session row serialises draws; SQLite runs one write transaction at a time anyway.
     if (store.handle.dialect === 'postgres') lock = lock.forUpdate();
     const session = await lock.executeTakeFirst();
     if (!session) throw DomainError.notFound('Session not found');
+    await store.scores.settleAnswers(trx, sessionId); // eligible reads `answers` only
     const candidates = await store.draws.eligible(trx, sessionId, request.minScore ?? 0);
     if (candidates.length === 0) {
       const scoreNote = request.minScore ? ` with at least ${request.minScore} points` : '';

@@ -161,10 +161,10 @@ describe.each(DIALECTS)('DbRoomStorage on %s', (dialect) => {
       { playerId: dev.id, name: 'Dev', asking: 1, questionId: q.id, selectedIndex: 1, isCorrect: false, pointsEarned: 0, elapsedMs: 1200, answeredAtMs: T0 + 1200 },
     ];
     const byPlayer = (rows: { playerId: string }[]) => [...rows].sort((a, b) => a.playerId.localeCompare(b.playerId));
-    // A resume (a crash with the question open) reads them: the first answer per player counts.
-    expect(byPlayer(await storage.loadAnswers(sessionId, 1))).toEqual(byPlayer(expected));
     // On SQLite they wait in the log: `answers` is written only at the next step of the game.
     if (dialect === 'sqlite') expect(await inAnswersTable()).toEqual([]);
+    // A resume (a crash with the question open) reads them: the first answer per player counts.
+    expect(byPlayer(await storage.loadAnswers(sessionId, 1))).toEqual(byPlayer(expected));
     // A resume reading while results settle the log at the same moment still sees every answer.
     const [duringSettle] = await Promise.all([storage.loadAnswers(sessionId, 1), store.results.answerCounts(sessionId)]);
     expect(byPlayer(duringSettle)).toEqual(byPlayer(expected));
@@ -178,7 +178,6 @@ describe.each(DIALECTS)('DbRoomStorage on %s', (dialect) => {
     const logged = async () => (await store.db.selectFrom('answer_log').select('player_id').where('session_id', '=', sessionId).execute()).length;
     await storage.commit({ sessionId, answers: [answer(cleo.id, 0, T0 + 100)], scores: [{ playerId: cleo.id, pointsTotal: 40, reachedAtMs: T0 + 900 }], snapshot: { live: snapshot, currentQuestionIndex: 0 } });
     if (dialect === 'sqlite') expect(await logged()).toBe(1); // Cleo's late duplicate
-    expect(byPlayer(await storage.loadAnswers(sessionId, 1))).toEqual(byPlayer(expected));
     // A question's start (an asking) leaves it too.
     await storage.commit({ sessionId, answers: [], scores: [], askings: [{ asking: 2, questionId: q.id, askedAtMs: T0 + 9000 }], snapshot: { live: snapshot, currentQuestionIndex: 0 } });
     if (dialect === 'sqlite') expect(await logged()).toBe(1);
@@ -192,5 +191,42 @@ describe.each(DIALECTS)('DbRoomStorage on %s', (dialect) => {
     await storage.commit({ sessionId, answers: [answer(dev.id, 2, T0 + 50)], scores: [] });
     await store.db.transaction().execute((trx) => store.scores.clearSession(trx, sessionId));
     expect(await storage.loadAnswers(sessionId, 1)).toEqual([]);
+  });
+
+  it('settles only the session’s own answers; a settle whose transaction failed is done at the next quiet step; a new process settles what an earlier one left', async () => {
+    const [first, second] = [await liveSession('Own rows A'), await liveSession('Own rows B')].sort();
+    const q = await question('Whose?');
+    const eve = await addPlayer(store, 'Eve', 'eve-own@example.com', 'hash-eve-own');
+    const answer = (sessionId: string, selectedIndex: number) => ({
+      sessionId,
+      playerId: eve.id,
+      asking: 1,
+      answer: { questionId: q.id, selectedIndex, isCorrect: false, pointsEarned: 0, elapsedMs: 700, answeredAtMs: T0 + 700 },
+    });
+    const table = async (name: 'answers' | 'answer_log', sessionId: string) =>
+      (await store.db.selectFrom(name).select('selected_index').where('session_id', '=', sessionId).execute()).map((r) => r.selected_index);
+    await storage.commit({ sessionId: first, answers: [answer(first, 1)], scores: [] });
+    await storage.commit({ sessionId: second, answers: [answer(second, 3)], scores: [] });
+    const quiet = (sessionId: string) => ({ sessionId, answers: [], scores: [], snapshot: { live: snapshot, currentQuestionIndex: 0 } });
+
+    // One transaction: the first session's quiet step settles, then the second's batch breaks a CHECK.
+    await expect(storage.commitMany([quiet(first), { ...quiet(second), answers: [{ ...answer(second, 9), playerId: eve.id }] }])).rejects.toThrow();
+    if (dialect === 'sqlite') expect(await table('answer_log', first)).toEqual([1]); // rolled back with it
+    await storage.commit(quiet(first));
+    expect(await table('answers', first)).toEqual([1]);
+    if (dialect === 'sqlite') {
+      expect(await table('answer_log', first)).toEqual([]);
+      expect(await table('answer_log', second)).toEqual([3]); // another session's row stays logged
+      expect(await table('answers', second)).toEqual([]);
+    }
+
+    // The second session's answer is left in the log (as by a crash): the next process settles it on opening.
+    const next = await openStore({ databaseUrl: database.databaseUrl, dataDir: database.dataDir, pgSchema: database.pgSchema });
+    try {
+      expect(await table('answers', second)).toEqual([3]);
+      expect(await table('answer_log', second)).toEqual([]);
+    } finally {
+      await next.close();
+    }
   });
 });

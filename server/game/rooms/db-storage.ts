@@ -102,13 +102,13 @@ export class DbRoomStorage implements RoomStorage {
    */
   async commitMany(batches: CommitBatch[]): Promise<void> {
     const ordered = [...batches].sort((a, b) => (a.sessionId < b.sessionId ? -1 : a.sessionId > b.sessionId ? 1 : 0));
-    await this.store.db.transaction().execute(async (trx) => {
+    await this.store.scores.transaction(async (trx) => {
       for (const batch of ordered) await this.writeBatch(trx, batch, false);
     });
   }
 
   private async commitOnce(batch: CommitBatch, filter: boolean): Promise<void> {
-    await this.store.db.transaction().execute((trx) => this.writeBatch(trx, batch, filter));
+    await this.store.scores.transaction((trx) => this.writeBatch(trx, batch, filter));
   }
 
   private async writeBatch(trx: Transaction<Database>, batch: CommitBatch, filter: boolean): Promise<void> {
@@ -130,7 +130,7 @@ export class DbRoomStorage implements RoomStorage {
     }
     // A quiet step of the game (the reveal ending, a hold, a slide; not a question's start or
     // close, whose results and fan-out wait for their commit): the logged answers move into
-    // `answers` (SQLite, scores.ts). Readers see both until then (loadAnswers, results).
+    // `answers` (SQLite, scores.ts). Readers settle the session first (answersForAsking, results).
     if ((snapshot || batch.autoRotate !== undefined) && batch.scores.length === 0 && (batch.askings?.length ?? 0) === 0) {
       await this.store.scores.settleAnswers(trx, sessionId);
     }
