@@ -1,6 +1,7 @@
 import type { Player } from '../../protocol/api.js';
 import { type Kysely, type Selectable, sql } from 'kysely';
 import type { Database, PlayerTable } from './schema.js';
+import type { SQLiteDatabase, SQLiteStatement } from './sqlite-driver.js';
 import { newId, nowIso } from './util.js';
 
 export type { Player };
@@ -51,10 +52,15 @@ export type RegistrationOutcome =
 export type TokenCheck = { ok: true; player: Player } | { ok: false; why: 'invalid' | 'kicked' | 'expired' };
 
 export class PlayerRepository {
+  private readonly batched: BatchedSqliteRegistrations | undefined;
+
   constructor(
     private readonly db: Kysely<Database>,
     private readonly dialect: 'sqlite' | 'postgres' = 'sqlite',
-  ) {}
+    sqlite?: SQLiteDatabase,
+  ) {
+    this.batched = sqlite && new BatchedSqliteRegistrations(db, sqlite);
+  }
 
   async list(): Promise<Player[]> {
     const rows = await this.db.selectFrom('players').selectAll().orderBy('created_at', 'desc').orderBy('id').execute();
@@ -71,6 +77,7 @@ export class PlayerRepository {
    * (SQLite runs one write transaction at a time), so the cap and the join order hold under a storm.
    */
   async register(r: Registration): Promise<RegistrationOutcome> {
+    if (this.batched) return this.batched.register(r);
     const emailKey = emailKeyOf(r.sessionId, r.email);
     return this.db.transaction().execute(async (trx): Promise<RegistrationOutcome> => {
       if (this.dialect === 'postgres') await trx.selectFrom('sessions').select('id').where('id', '=', r.sessionId).forUpdate().execute();
@@ -153,5 +160,100 @@ export class PlayerRepository {
   async delete(id: string): Promise<boolean> {
     const result = await this.db.deleteFrom('players').where('id', '=', id).executeTakeFirst();
     return Number(result.numDeletedRows) === 1;
+  }
+}
+
+interface PendingRegistration {
+  registration: Registration;
+  resolve: (outcome: RegistrationOutcome) => void;
+  reject: (err: unknown) => void;
+}
+
+/**
+ * Registration on SQLite (issue 26: 10,000 phones joining 1,000 games in seconds): the registrations
+ * that arrive in one turn of the event loop share one transaction, each in a savepoint of its own,
+ * as prepared statements on the raw connection. Each commit wrote the players' and tokens' index
+ * pages of one phone, and Kysely built and compiled five queries for it: together most of a
+ * registration's server time. Same rules and outcomes as the Kysely version above (which
+ * PostgreSQL keeps), one registration after another as before; a registration that throws rolls
+ * back its own savepoint only, and a failed commit fails the whole turn's.
+ */
+class BatchedSqliteRegistrations {
+  private pending: PendingRegistration[] = [];
+  private statements: Record<'held' | 'email' | 'last' | 'player' | 'token', SQLiteStatement> | undefined;
+
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly sqlite: SQLiteDatabase,
+  ) {}
+
+  register(registration: Registration): Promise<RegistrationOutcome> {
+    return new Promise((resolve, reject) => {
+      if (this.pending.push({ registration, resolve, reject }) === 1) setImmediate(() => void this.flush());
+    });
+  }
+
+  private async flush(): Promise<void> {
+    const batch = this.pending;
+    this.pending = [];
+    const outcomes: ({ ok: RegistrationOutcome } | { err: unknown })[] = [];
+    try {
+      // Through Kysely's transaction: it holds the connection, so no other transaction interleaves.
+      await this.db.transaction().execute(async () => {
+        for (const { registration } of batch) {
+          try {
+            // better-sqlite3 runs a transaction inside another as a savepoint.
+            outcomes.push({ ok: this.sqlite.transaction(() => this.registerOne(registration))() });
+          } catch (err) {
+            outcomes.push({ err });
+          }
+        }
+      });
+    } catch (err) {
+      for (const p of batch) p.reject(err);
+      return;
+    }
+    batch.forEach((p, i) => {
+      const outcome = outcomes[i];
+      if ('ok' in outcome) p.resolve(outcome.ok);
+      else p.reject(outcome.err);
+    });
+  }
+
+  private registerOne(r: Registration): RegistrationOutcome {
+    const st = (this.statements ??= {
+      held: this.sqlite.prepare(
+        'select p.* from player_tokens as t inner join players as p on p.id = t.player_id where t.token_hash = ? and t.session_id = ? limit 1',
+      ),
+      email: this.sqlite.prepare('select kicked from players where email_key = ? limit 1'),
+      last: this.sqlite.prepare('select max(join_order) as last from players where session_id = ?'),
+      player: this.sqlite.prepare(
+        'insert into players (id, name, email, email_key, created_at, session_id, join_order, hidden, kicked) values (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+      ),
+      token: this.sqlite.prepare('insert into player_tokens (token_hash, player_id, created_at, session_id) values (?, ?, ?, ?)'),
+    });
+    const emailKey = emailKeyOf(r.sessionId, r.email);
+    const held = r.heldTokenHash ? (st.held.get(r.heldTokenHash, r.sessionId) as Selectable<PlayerTable> | undefined) : undefined;
+    if (held?.kicked === 1) return { kind: 'kicked' };
+    if (held && held.email_key === emailKey) return { kind: 'returning', player: toPlayer(held) };
+    const existing = st.email.get(emailKey) as { kicked: number } | undefined;
+    if (existing) return existing.kicked === 1 ? { kind: 'kicked' } : { kind: 'email_taken' };
+    const { last } = st.last.get(r.sessionId) as { last: number | null };
+    const joined = Number(last ?? 0);
+    if (joined >= r.maxPlayers) return { kind: 'full' };
+    const row = {
+      id: newId(),
+      name: r.name,
+      email: r.email,
+      email_key: emailKey,
+      created_at: nowIso(),
+      session_id: r.sessionId,
+      join_order: joined + 1,
+      hidden: 0,
+      kicked: 0,
+    };
+    st.player.run(row.id, row.name, row.email, row.email_key, row.created_at, row.session_id, row.join_order, row.hidden, row.kicked);
+    st.token.run(r.tokenHash, row.id, row.created_at, r.sessionId);
+    return { kind: 'created', player: toPlayer(row) };
   }
 }

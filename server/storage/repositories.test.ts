@@ -79,6 +79,27 @@ describe.each(DIALECTS)('repositories on %s', (dialect) => {
     expect(orders).toEqual([1, 2, 3, 4]);
   });
 
+  it('gives each of many registrations arriving at once its own outcome: one that fails leaves the others stored', async () => {
+    const session = await newSession();
+    const join = (sessionId: string, email: string, tokenHash: string) =>
+      store.players.register({ sessionId, name: 'Same Turn', email, tokenHash, heldTokenHash: null, maxPlayers: 10 }).then(
+        (outcome) => outcome.kind,
+        () => 'refused by the database',
+      );
+    const outcomes = await Promise.all([
+      join(session.id, 'one@example.com', `turn-1-${newId()}`),
+      join(newId(), 'ghost@example.com', `turn-2-${newId()}`), // no such session: a foreign key refuses it
+      join(session.id, 'ONE@example.com', `turn-3-${newId()}`), // the same email, in the same turn
+      join(session.id, 'two@example.com', `turn-4-${newId()}`),
+    ]);
+    expect(outcomes).toEqual(['created', 'refused by the database', 'email_taken', 'created']);
+    const stored = await store.db.selectFrom('players').select(['email', 'join_order']).where('session_id', '=', session.id).orderBy('join_order').execute();
+    expect(stored).toEqual([
+      { email: 'one@example.com', join_order: 1 },
+      { email: 'two@example.com', join_order: 2 },
+    ]);
+  });
+
   it('changes status only from the expected statuses (compare and set)', async () => {
     const session = await newSession();
     await store.sessions.saveLiveState(session.id, '{"at":2}', 2);

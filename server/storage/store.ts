@@ -40,7 +40,7 @@ export class Store {
     this.liveRoster = new LiveRosterRepository(db);
     this.liveWrites = new LiveWrites(handle.sqlite);
     this.media = new MediaRepository(db);
-    this.players = new PlayerRepository(db, handle.dialect);
+    this.players = new PlayerRepository(db, handle.dialect, handle.sqlite);
     this.questions = new QuestionRepository(db);
     this.scores = new ScoreRepository(db, handle.sqlite);
     this.results = new ResultsRepository(db, (sessionId) => this.scores.settleAnswers(db, sessionId));
