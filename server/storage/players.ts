@@ -99,19 +99,8 @@ export class PlayerRepository {
         .select(sql<number | null>`max(join_order)`.as('last'))
         .where('session_id', '=', r.sessionId)
         .executeTakeFirstOrThrow();
-      const joined = Number(last ?? 0);
-      if (joined >= r.maxPlayers) return { kind: 'full' };
-      const row = {
-        id: newId(),
-        name: r.name,
-        email: r.email,
-        email_key: emailKey,
-        created_at: nowIso(),
-        session_id: r.sessionId,
-        join_order: joined + 1,
-        hidden: 0,
-        kicked: 0,
-      };
+      const row = newPlayerRow(r, emailKey, last);
+      if (!row) return { kind: 'full' };
       await trx.insertInto('players').values(row).execute();
       await trx.insertInto('player_tokens').values({ token_hash: r.tokenHash, player_id: row.id, created_at: row.created_at, session_id: r.sessionId }).execute();
       return { kind: 'created', player: toPlayer(row) };
@@ -161,6 +150,23 @@ export class PlayerRepository {
     const result = await this.db.deleteFrom('players').where('id', '=', id).executeTakeFirst();
     return Number(result.numDeletedRows) === 1;
   }
+}
+
+/** The new player's row, next in the session's join order; null when the session is full. */
+function newPlayerRow(r: Registration, emailKey: string, lastJoinOrder: number | null) {
+  const joined = Number(lastJoinOrder ?? 0);
+  if (joined >= r.maxPlayers) return null;
+  return {
+    id: newId(),
+    name: r.name,
+    email: r.email,
+    email_key: emailKey,
+    created_at: nowIso(),
+    session_id: r.sessionId,
+    join_order: joined + 1,
+    hidden: 0,
+    kicked: 0,
+  };
 }
 
 interface PendingRegistration {
@@ -239,19 +245,8 @@ class BatchedSqliteRegistrations {
     const existing = st.email.get(emailKey) as { kicked: number } | undefined;
     if (existing) return existing.kicked === 1 ? { kind: 'kicked' } : { kind: 'email_taken' };
     const { last } = st.last.get(r.sessionId) as { last: number | null };
-    const joined = Number(last ?? 0);
-    if (joined >= r.maxPlayers) return { kind: 'full' };
-    const row = {
-      id: newId(),
-      name: r.name,
-      email: r.email,
-      email_key: emailKey,
-      created_at: nowIso(),
-      session_id: r.sessionId,
-      join_order: joined + 1,
-      hidden: 0,
-      kicked: 0,
-    };
+    const row = newPlayerRow(r, emailKey, last);
+    if (!row) return { kind: 'full' };
     st.player.run(row.id, row.name, row.email, row.email_key, row.created_at, row.session_id, row.join_order, row.hidden, row.kicked);
     st.token.run(r.tokenHash, row.id, row.created_at, r.sessionId);
     return { kind: 'created', player: toPlayer(row) };
