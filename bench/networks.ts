@@ -101,7 +101,13 @@ export class BenchPhone {
     if (this.stopped) return;
     if (this.reconnectTimer) clearTimeout(this.reconnectTimer);
     const old = this.socket;
-    if (old) {
+    if (old?.readyState === WebSocket.CONNECTING) {
+      // Never opened: dropped, as the phone's socket hook drops it (a browser dials one socket
+      // to a host at a time).
+      old.removeAllListeners('open');
+      old.removeAllListeners('close');
+      old.terminate();
+    } else if (old) {
       // Left open, as the phone's socket hook leaves a silent one (useSessionSocket.ts): what it
       // already carries (the pick) still goes through once the signal is back, and what it
       // delivers (the acceptance) still counts; it is no longer the phone's socket for sending.

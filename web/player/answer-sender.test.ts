@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ServerMessage } from '../../protocol/index';
-import { AnswerSender, type AnswerStatus, MIN_ACK_TIMEOUT_MS, SILENT_SOCKET_MS } from './answer-sender';
+import { AnswerSender, type AnswerStatus, MIN_ACK_TIMEOUT_MS, REDIAL_MS, SILENT_SOCKET_MS } from './answer-sender';
 import { DELIVERY_TEXT, deliveryOf } from './phoneMoments';
 import { INITIAL_PLAYER_STATE } from './playerGameState';
 
@@ -96,6 +96,44 @@ describe('the phone’s answer path', () => {
     sender.onMessage(accepted('pick-1'));
     expect(sender.current).toBe('counted');
     expect(sender.upgradeParams()).toBeUndefined();
+  });
+
+  it('dials again a new socket that has not opened after 2.5 s while the pick waits, and stops once one opens', () => {
+    const { sender, reconnect, reopen, signal, upgrades } = harness();
+    sender.questionShown('q1');
+    signal.on = false; // a loss of signal: the new socket's SYN goes nowhere
+    sender.pick('q1', 1);
+    vi.advanceTimersByTime(SILENT_SOCKET_MS);
+    expect(reconnect).toHaveBeenCalledTimes(1);
+    vi.advanceTimersByTime(REDIAL_MS - 1);
+    expect(reconnect).toHaveBeenCalledTimes(1);
+    vi.advanceTimersByTime(1);
+    expect(reconnect).toHaveBeenCalledTimes(2); // TCP would resend that SYN only at 3 s, then 7 s
+    expect(upgrades[1]).toEqual(upgrades[0]); // the same pick rides in each upgrade request
+    vi.advanceTimersByTime(REDIAL_MS);
+    expect(reconnect).toHaveBeenCalledTimes(3);
+    reopen();
+    sender.onMessage(accepted('pick-1'));
+    vi.advanceTimersByTime(10 * REDIAL_MS);
+    expect(reconnect).toHaveBeenCalledTimes(3);
+  });
+
+  it('dials again after 2.5 round trips on a slow link, and never while no pick waits', () => {
+    const { sender, reconnect, signal } = harness();
+    sender.observeRtt(1_600);
+    sender.socketClosed(); // dropped between questions: the socket hook's own retries take over
+    vi.advanceTimersByTime(10_000);
+    expect(reconnect).not.toHaveBeenCalled();
+    sender.socketOpened();
+    sender.questionShown('q1');
+    signal.on = false;
+    sender.pick('q1', 1);
+    sender.socketClosed(); // the socket drops: the hook reconnects on its own, and the redial is timed from here
+    expect(sender.current).toBe('offline');
+    vi.advanceTimersByTime(4_000 - 1);
+    expect(reconnect).not.toHaveBeenCalled();
+    vi.advanceTimersByTime(1);
+    expect(reconnect).toHaveBeenCalledTimes(1);
   });
 
   it('tries a new socket at once when the pick is made on a socket already silent for 1.5 s, and leaves a silent socket alone before the tap', () => {

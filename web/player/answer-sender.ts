@@ -40,12 +40,20 @@ export const ACK_TIMEOUT_ROUND_TRIPS = 3;
  * back. A false alarm costs one extra connection: the silent socket is kept (RETIRED_SOCKET_MS).
  */
 export const SILENT_SOCKET_MS = 1_500;
+/**
+ * A new socket for a waiting pick that has not opened after this long (or this many round trips,
+ * on a slow link) is dialled again. Its SYN went into a loss of signal, and TCP resends a SYN after
+ * 1, 3 and 7 s: once the signal is back the phone could wait up to 4 s for the next one. Dialled
+ * again, a SYN leaves at most about 1.5 s after the signal returns.
+ */
+export const REDIAL_MS = 2_500;
+export const REDIAL_ROUND_TRIPS = 2.5;
 /** The phone measures its round trip this often while connected (usePlayerGame's pings). */
 export const RTT_PING_INTERVAL_MS = 3_000;
 /** What a waiting pick's timer looks at next, and when. */
 interface Check {
   atMs: number;
-  what: 'dead' | 'early' | 'offline';
+  what: 'dead' | 'early' | 'offline' | 'redial';
 }
 
 /** Round trips remembered: the worst recent one sizes the wait. */
@@ -87,6 +95,8 @@ export class AnswerSender {
   private sentAtMs = 0;
   /** The pending pick has had its early second path (a new socket after 1.5 s unconfirmed). */
   private secondPathTried = false;
+  /** When this sender last asked for a new socket, or the socket went down: a redial is timed from it. */
+  private dialledAtMs: number | null = null;
 
   constructor(private readonly deps: AnswerSenderDeps) {}
 
@@ -111,6 +121,10 @@ export class AnswerSender {
 
   ackTimeoutMs(): number {
     return Math.max(MIN_ACK_TIMEOUT_MS, ACK_TIMEOUT_ROUND_TRIPS * (this.rttMs ?? 0));
+  }
+
+  redialMs(): number {
+    return Math.max(REDIAL_MS, REDIAL_ROUND_TRIPS * (this.rttMs ?? 0));
   }
 
   observeRtt(ms: number): void {
@@ -160,8 +174,9 @@ export class AnswerSender {
 
   socketClosed(): void {
     this.socketOpen = false;
-    this.stopTimer();
+    this.dialledAtMs = this.deps.now();
     if (this.pending) this.setStatus('offline');
+    this.watch();
   }
 
   /** The question is over (question_end, or the phone learnt it moved on): a pick not confirmed is too late. */
@@ -225,7 +240,11 @@ export class AnswerSender {
   private nextCheck(): Check | null {
     if (!this.pending) return null;
     const ackDueMs = this.sentAtMs + this.ackTimeoutMs();
-    if (!this.socketOpen) return this.status === 'sending' ? { atMs: ackDueMs, what: 'offline' } : null;
+    if (!this.socketOpen) {
+      const redial: Check | null = this.dialledAtMs === null ? null : { atMs: this.dialledAtMs + this.redialMs(), what: 'redial' };
+      if (this.status === 'sending' && (redial === null || ackDueMs < redial.atMs)) return { atMs: ackDueMs, what: 'offline' };
+      return redial;
+    }
     let next: Check = { atMs: ackDueMs, what: 'dead' };
     if (this.heardAtMs !== null && this.heardAtMs + SILENT_SOCKET_MS < next.atMs) next = { atMs: this.heardAtMs + SILENT_SOCKET_MS, what: 'dead' };
     if (!this.secondPathTried && this.sentAtMs + MIN_ACK_TIMEOUT_MS < next.atMs) next = { atMs: this.sentAtMs + MIN_ACK_TIMEOUT_MS, what: 'early' };
@@ -247,6 +266,7 @@ export class AnswerSender {
     }
     if (next.what === 'offline') {
       this.setStatus('offline');
+      this.watch(); // then the redial, if the new socket still has not opened
       return;
     }
     // A new socket, the pick in its upgrade request and again on it once open; the old one is
@@ -254,11 +274,13 @@ export class AnswerSender {
     this.socketOpen = false;
     if (next.what === 'dead') {
       this.setStatus('offline'); // a silent socket is a dead one: say so
-    } else {
+    } else if (next.what === 'early') {
       // Merely slow so far (a lost packet TCP will resend, or a loss of signal starting): still
       // "sending" on two paths until the ack timeout says otherwise.
       this.secondPathTried = true;
     }
+    // 'redial': the socket dialled last has not opened; it is dropped for a new one.
+    this.dialledAtMs = this.deps.now();
     this.deps.reconnect();
     this.watch();
   }
