@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ServerMessage } from '../../protocol/index';
-import { AnswerSender, type AnswerStatus, MIN_ACK_TIMEOUT_MS, REDIAL_MS, SILENT_SOCKET_MS } from './answer-sender';
+import { AnswerSender, type AnswerStatus, MIN_ACK_TIMEOUT_MS, REDIAL_GROWTH, REDIAL_MS, SILENT_SOCKET_MS } from './answer-sender';
 import { DELIVERY_TEXT, deliveryOf } from './phoneMoments';
 import { INITIAL_PLAYER_STATE } from './playerGameState';
 
@@ -98,7 +98,7 @@ describe('the phone’s answer path', () => {
     expect(sender.upgradeParams()).toBeUndefined();
   });
 
-  it('dials again a new socket that has not opened after 2.5 s while the pick waits, and stops once one opens', () => {
+  it('dials again a new socket that has not opened after 2.5 s while the pick waits, each time a little later, and stops once one opens', () => {
     const { sender, reconnect, reopen, signal, upgrades } = harness();
     sender.questionShown('q1');
     signal.on = false; // a loss of signal: the new socket's SYN goes nowhere
@@ -110,7 +110,10 @@ describe('the phone’s answer path', () => {
     vi.advanceTimersByTime(1);
     expect(reconnect).toHaveBeenCalledTimes(2); // TCP would resend that SYN only at 3 s, then 7 s
     expect(upgrades[1]).toEqual(upgrades[0]); // the same pick rides in each upgrade request
-    vi.advanceTimersByTime(REDIAL_MS);
+    // The next waits longer: a server slow to accept is not redialled by every phone every 2.5 s.
+    vi.advanceTimersByTime(REDIAL_MS * REDIAL_GROWTH - 1);
+    expect(reconnect).toHaveBeenCalledTimes(2);
+    vi.advanceTimersByTime(1);
     expect(reconnect).toHaveBeenCalledTimes(3);
     reopen();
     sender.onMessage(accepted('pick-1'));

@@ -48,6 +48,12 @@ export const SILENT_SOCKET_MS = 1_500;
  */
 export const REDIAL_MS = 2_500;
 export const REDIAL_ROUND_TRIPS = 2.5;
+/**
+ * Each further redial of the same pick waits this much longer: a server that is slow to accept
+ * (a reconnect storm after a restart) is not met with a fresh dial from every waiting phone every
+ * 2.5 s.
+ */
+export const REDIAL_GROWTH = 1.5;
 /** The phone measures its round trip this often while connected (usePlayerGame's pings). */
 export const RTT_PING_INTERVAL_MS = 3_000;
 /** What a waiting pick's timer looks at next, and when. */
@@ -97,6 +103,8 @@ export class AnswerSender {
   private secondPathTried = false;
   /** When this sender last asked for a new socket, or the socket went down: a redial is timed from it. */
   private dialledAtMs: number | null = null;
+  /** Redials of the pending pick so far. */
+  private redials = 0;
 
   constructor(private readonly deps: AnswerSenderDeps) {}
 
@@ -124,7 +132,7 @@ export class AnswerSender {
   }
 
   redialMs(): number {
-    return Math.max(REDIAL_MS, REDIAL_ROUND_TRIPS * (this.rttMs ?? 0));
+    return Math.max(REDIAL_MS, REDIAL_ROUND_TRIPS * (this.rttMs ?? 0)) * REDIAL_GROWTH ** this.redials;
   }
 
   observeRtt(ms: number): void {
@@ -148,6 +156,7 @@ export class AnswerSender {
     const shownAtMs = this.shown?.questionId === questionId ? this.shown.atMs : this.deps.now();
     this.pending = { questionId, selectedIndex, answerId: this.deps.newId(), reactionMs: Math.max(0, Math.round(this.deps.now() - shownAtMs)) };
     this.secondPathTried = false;
+    this.redials = 0;
     this.transmit();
   }
 
@@ -280,6 +289,7 @@ export class AnswerSender {
       this.secondPathTried = true;
     }
     // 'redial': the socket dialled last has not opened; it is dropped for a new one.
+    if (next.what === 'redial') this.redials++;
     this.dialledAtMs = this.deps.now();
     this.deps.reconnect();
     this.watch();
