@@ -145,9 +145,10 @@ export class PMap<V> {
   // The walks below visit entries in tree order: deterministic for a given set of keys, but not
   // sorted. They skip the subtrees still shared with the empty tree: a game of 10 players has at
   // most 10 of the 4,096 leaves filled, and walking all of them on every answer (the early-end
-  // check) and at every step (the roster) was a tenth of a 1,000-session round (issue 26). forEach, keyList and everyKey are for the hot paths (every answer, every close at
-  // 10,000 players): the generators allocate a result object per entry, these allocate nothing
-  // per entry beyond what they return.
+  // check) and at every step (the roster) was a tenth of a 1,000-session round (issue 26).
+  // forEach, keyList and everyKey are for the hot paths (every answer, every close at 10,000
+  // players): the generators allocate a result object per entry, these allocate nothing per entry
+  // beyond what they return.
 
   forEach(fn: (value: V, key: string) => void): void {
     if (this.size === 0) return;

@@ -44,6 +44,7 @@ import { RoomClosedError, TaskQueue } from './task-queue.js';
 import { WakeTimer } from './wake-timer.js';
 
 export { RoomClosedError } from './task-queue.js';
+export { SessionNotFoundError } from './room-load.js';
 
 /**
  * A close whose results went out this much later than the question closed (their commit waited for
@@ -51,7 +52,6 @@ export { RoomClosedError } from './task-queue.js';
  * no extra snapshot is written.
  */
 export const LATE_RESULTS_MS = 1_000;
-export { SessionNotFoundError } from './room-load.js';
 
 export interface RoomDeps {
   storage: RoomStorage;
