@@ -19,6 +19,7 @@
  */
 import type { ClientRole, ServerMessage } from '../../../protocol/index.js';
 import {
+  type Effect,
   type EngineEvent,
   type EngineState,
   type LiveSnapshot,
@@ -183,9 +184,12 @@ export class Room {
       this.latestDelays.set(event.playerId, event.allowanceMs);
       return;
     }
-    this.run(() => this.apply(event, arrivedAtMs)).catch((err) => {
-      if (!(err instanceof RoomClosedError)) this.deps.log.error({ err, sessionId: this.sessionId, event: event.type }, 'room event failed');
-    });
+    this.queue.post(
+      () => this.apply(event, arrivedAtMs),
+      (err) => {
+        if (!(err instanceof RoomClosedError)) this.deps.log.error({ err, sessionId: this.sessionId, event: event.type }, 'room event failed');
+      },
+    );
   }
 
   /** First task: resume a live session from storage, or prepare a waiting/finished one. */
@@ -344,9 +348,13 @@ export class Room {
   // -------------------------------------------------------------------------------------------
   // Engine steps and their effects
 
-  private async apply(event: EngineEvent, stampMs: number): Promise<void> {
+  /**
+   * One engine step and its effects. Returns a promise only when the step awaits a commit (a
+   * phase change): an answer's step finishes in the caller's turn (task-queue.ts).
+   */
+  private apply(event: EngineEvent, stampMs: number): Promise<void> | undefined {
     let before = this.state;
-    if (!before) return;
+    if (!before) return undefined;
     if (this.latestDelays.size > 0) {
       before = withPlayerDelays(before, this.latestDelays);
       this.latestDelays.clear();
@@ -357,12 +365,23 @@ export class Room {
     if (event.type === 'submit_answer' && stampMs < nowMs) event = { ...event, arrivedAtMs: stampMs };
     const { state, effects } = reduce(before, event, nowMs);
     this.state = state;
-    await this.effects.execute(effects, state.autoRotate !== before.autoRotate ? state.autoRotate : undefined);
+    const committing = this.effects.execute(effects, state.autoRotate !== before.autoRotate ? state.autoRotate : undefined);
+    const stepped = before;
+    return committing ? committing.then(() => this.afterStep(stepped, state, effects, nowMs)) : this.afterStep(stepped, state, effects, nowMs);
+  }
+
+  private afterStep(before: EngineState, state: EngineState, effects: Effect[], nowMs: number): Promise<void> | undefined {
     if (state.phase.kind === 'reveal' && before.phase.kind === 'question' && this.now() - nowMs >= LATE_RESULTS_MS) {
       // Counted from the close, the reveal could be over before the phones that came back while the
       // commit waited were shown their result: a wake-up queued meanwhile would end it at once.
-      await this.apply({ type: 'results_delivered' }, this.now());
+      const delivered = this.apply({ type: 'results_delivered' }, this.now());
+      if (delivered) return delivered.then(() => this.finishStep(before, state, effects));
     }
+    this.finishStep(before, state, effects);
+    return undefined;
+  }
+
+  private finishStep(before: EngineState, state: EngineState, effects: Effect[]): void {
     // Presence changed without a phase change (a connect, a drop): the stored roster catches up soon.
     if (state.presence !== before.presence && !effects.some((e) => e.kind === 'persist')) this.roster.changed();
     this.syncTimer();

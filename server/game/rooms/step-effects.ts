@@ -33,12 +33,18 @@ export class StepEffects {
     return this.uncommitted.has(playerId);
   }
 
-  async execute(effects: Effect[], autoRotateChanged: boolean | undefined): Promise<void> {
+  /**
+   * Carries out the effects; a promise only when the step commits (its saveScores, saveAsking or
+   * persist): the rest run at once, an answer's step without a promise (task-queue.ts).
+   */
+  execute(effects: Effect[], autoRotateChanged: boolean | undefined): Promise<void> | undefined {
+    return this.executeFrom(effects, autoRotateChanged, 0, undefined, false);
+  }
+
+  private executeFrom(effects: Effect[], autoRotateChanged: boolean | undefined, from: number, held: Effect[] | undefined, committed: boolean): Promise<void> | undefined {
     const { broadcaster, sessionId, writes } = this.deps;
-    let committed = false;
-    // Acceptances held for their answer's commit. Runs for every answer: no iterator, no copies.
-    let held: Effect[] | undefined;
-    for (let index = 0; index < effects.length; index++) {
+    // `held`: acceptances held for their answer's commit. Runs for every answer: no iterator, no copies.
+    for (let index = from; index < effects.length; index++) {
       const effect = effects[index];
       switch (effect.kind) {
         case 'broadcast':
@@ -74,8 +80,8 @@ export class StepEffects {
         case 'saveScores':
         case 'persist':
           if (!committed) {
-            committed = true;
-            await this.commitStep(effects, autoRotateChanged);
+            const rest = held;
+            return this.commitStep(effects, autoRotateChanged).then(() => this.executeFrom(effects, autoRotateChanged, index + 1, rest, true));
           }
           break;
         case 'wakeAt':
@@ -83,6 +89,7 @@ export class StepEffects {
           break;
       }
     }
+    return undefined;
   }
 
   private async commitStep(effects: Effect[], autoRotate: boolean | undefined): Promise<void> {

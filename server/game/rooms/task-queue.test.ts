@@ -1,0 +1,71 @@
+import { describe, expect, it } from 'vitest';
+import { RoomClosedError, TaskQueue } from './task-queue.js';
+
+const tick = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+describe('TaskQueue', () => {
+  it('runs tasks one after another, never inside the call that queued them, an awaited one before the next', async () => {
+    const queue = new TaskQueue('s');
+    const log: string[] = [];
+    let release!: () => void;
+    queue.post(() => log.push('a'), () => undefined);
+    expect(log).toEqual([]); // not run inside post
+    const slow = queue.run(async () => {
+      log.push('b start');
+      await new Promise<void>((resolve) => (release = resolve));
+      log.push('b end');
+      return 42;
+    });
+    queue.post(() => log.push('c'), () => undefined);
+    await tick();
+    expect(log).toEqual(['a', 'b start']);
+    release();
+    expect(await slow).toBe(42);
+    await queue.whenIdle();
+    expect(log).toEqual(['a', 'b start', 'b end', 'c']);
+  });
+
+  it("lets a run() caller's continuation go before the next task", async () => {
+    const queue = new TaskQueue('s');
+    const log: string[] = [];
+    const first = queue.run(() => 'one').then((value) => log.push(`caller saw ${value}`));
+    queue.post(() => log.push('next task'), () => undefined);
+    await first;
+    await queue.whenIdle();
+    expect(log).toEqual(['caller saw one', 'next task']);
+  });
+
+  it('hands errors to their own task and goes on with the next', async () => {
+    const queue = new TaskQueue('s');
+    const errors: unknown[] = [];
+    queue.post(() => {
+      throw new Error('sync');
+    }, (err) => errors.push(err));
+    queue.post(() => Promise.reject(new Error('async')), (err) => errors.push(err));
+    const after = queue.run(() => 'still runs');
+    await expect(queue.run(() => Promise.reject(new Error('awaited')))).rejects.toThrow('awaited');
+    expect(await after).toBe('still runs');
+    expect(errors.map((e) => (e as Error).message)).toEqual(['sync', 'async']);
+  });
+
+  it('refuses tasks once closed', async () => {
+    const queue = new TaskQueue('s');
+    queue.closed = true;
+    const errors: unknown[] = [];
+    queue.post(() => 'never', (err) => errors.push(err));
+    await expect(queue.run(() => 'never')).rejects.toBeInstanceOf(RoomClosedError);
+    expect(errors[0]).toBeInstanceOf(RoomClosedError);
+  });
+
+  it('whenIdle waits for tasks queued meanwhile', async () => {
+    const queue = new TaskQueue('s');
+    const log: string[] = [];
+    queue.post(async () => {
+      await tick();
+      queue.post(() => log.push('queued meanwhile'), () => undefined);
+    }, () => undefined);
+    await queue.whenIdle();
+    expect(log).toEqual(['queued meanwhile']);
+    await expect(queue.whenIdle()).resolves.toBeUndefined();
+  });
+});
