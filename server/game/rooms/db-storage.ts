@@ -114,7 +114,7 @@ export class DbRoomStorage implements RoomStorage {
   private async writeBatch(trx: Transaction<Database>, batch: CommitBatch, filter: boolean): Promise<void> {
     const { sessionId, snapshot } = batch;
     // Multi-instance mode: answers, scores and snapshot are stored only by the session's owner.
-    await this.fence?.(trx, sessionId);
+    if (this.fence) await this.fence(trx, sessionId);
     const sessionExists = filter ? (await existingIds(trx, 'sessions', [sessionId])).has(sessionId) : true;
     if (batch.answers.length > 0) {
       let kept = batch.answers;
@@ -134,10 +134,14 @@ export class DbRoomStorage implements RoomStorage {
     if ((snapshot || batch.autoRotate !== undefined) && batch.scores.length === 0 && (batch.askings?.length ?? 0) === 0) {
       await this.store.scores.settleAnswers(trx, sessionId);
     }
-    await this.store.liveWrites.storeRow(trx, sessionId, {
-      ...(snapshot ? { snapshot: { liveJson: snapshot.live && JSON.stringify(snapshot.live), currentQuestionIndex: snapshot.currentQuestionIndex } } : {}),
-      ...(batch.autoRotate !== undefined ? { autoRotate: batch.autoRotate } : {}),
-    });
+    // Most batches are a few answers of one session: what they do not carry is not called for
+    // (each call an awaited promise; at 1,000 sessions several per session per turn, issue 26).
+    if (snapshot || batch.autoRotate !== undefined) {
+      await this.store.liveWrites.storeRow(trx, sessionId, {
+        ...(snapshot ? { snapshot: { liveJson: snapshot.live && JSON.stringify(snapshot.live), currentQuestionIndex: snapshot.currentQuestionIndex } } : {}),
+        ...(batch.autoRotate !== undefined ? { autoRotate: batch.autoRotate } : {}),
+      });
+    }
     // The snapshot's roster lists everyone present when it was taken: the newcomers appended
     // before it are in it; those of this batch are appended again below.
     if (snapshot) await this.store.liveWrites.clearRoster(trx, sessionId);
@@ -146,13 +150,15 @@ export class DbRoomStorage implements RoomStorage {
       const players = await existingIds(trx, 'players', joined);
       joined = joined.filter((playerId) => sessionExists && players.has(playerId));
     }
-    await this.store.liveWrites.appendRoster(trx, sessionId, joined);
+    if (joined.length > 0) await this.store.liveWrites.appendRoster(trx, sessionId, joined);
     let askings = batch.askings ?? [];
     if (filter && askings.length > 0) {
       const questions = await existingIds(trx, 'questions', askings.map((a) => a.questionId));
       askings = askings.filter((a) => sessionExists && questions.has(a.questionId));
     }
-    await this.store.liveWrites.insertAskings(trx, sessionId, askings.map((a) => ({ asking: a.asking, questionId: a.questionId, askedAt: iso(a.askedAtMs) })));
+    if (askings.length > 0) {
+      await this.store.liveWrites.insertAskings(trx, sessionId, askings.map((a) => ({ asking: a.asking, questionId: a.questionId, askedAt: iso(a.askedAtMs) })));
+    }
     if (batch.scores.length === 0) return;
     let kept = batch.scores;
     if (filter) {
