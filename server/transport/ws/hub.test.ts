@@ -69,6 +69,7 @@ describe('Hub fan-out', () => {
       writableCorked: 0,
       cork: () => void (tcp.writableCorked++, writes.push('cork')),
       uncork: () => void (tcp.writableCorked--, writes.push('uncork')),
+      write: () => void writes.push('frame'), // broadcasts go to the TCP socket framed
     };
     Object.assign(phone.socket, { _socket: tcp });
     hub.add(phone);
@@ -77,14 +78,14 @@ describe('Hub fan-out', () => {
     hub.toPlayer('s1', 'ann', tick);
     hub.toSession('s1', 'players', tick);
     hub.toSession('s1', 'audience', tick);
-    expect(phone.sent).toHaveLength(3);
-    expect(writes).toEqual(['cork']);
+    expect(phone.sent).toHaveLength(1);
+    expect(writes).toEqual(['cork', 'frame', 'frame']);
     await new Promise((resolve) => setImmediate(resolve));
-    expect(writes).toEqual(['cork', 'uncork']);
+    expect(writes).toEqual(['cork', 'frame', 'frame', 'uncork']);
     expect(tcp.writableCorked).toBe(0);
 
     hub.toPlayer('s1', 'ann', tick); // the next step corks again
-    expect(writes).toEqual(['cork', 'uncork', 'cork']);
+    expect(writes).toEqual(['cork', 'frame', 'frame', 'uncork', 'cork']);
   });
 
   it('delivers a player’s own messages (handed to ws as strings) intact as text frames, non-ASCII too', async () => {
@@ -105,6 +106,41 @@ describe('Hub fan-out', () => {
     expect(frames.map((f) => f.binary)).toEqual([false, false, false]);
     expect(frames.map((f) => JSON.parse(f.text))).toEqual([tick, reply, tick]);
     phone.close();
+    await new Promise((resolve) => wss.close(resolve));
+  });
+
+  it('frames a broadcast once for every socket: short, medium and 64 KiB+ payloads arrive intact as text, in order with pings and own messages', async () => {
+    const wss = new WebSocketServer({ port: 0, host: '127.0.0.1', perMessageDeflate: false });
+    await new Promise((resolve) => wss.once('listening', resolve));
+    const url = `ws://127.0.0.1:${(wss.address() as AddressInfo).port}`;
+    const hub = new Hub();
+    const phones: WebSocket[] = [];
+    const received: { text: string; binary: boolean }[][] = [];
+    const pongs: number[] = [];
+    for (let i = 0; i < 2; i++) {
+      const accepted = new Promise<WebSocket>((resolve) => wss.once('connection', resolve));
+      const phone = new WebSocket(url);
+      const frames: { text: string; binary: boolean }[] = [];
+      phone.on('message', (data, isBinary) => frames.push({ text: String(data), binary: isBinary }));
+      phone.on('ping', () => pongs.push(i));
+      await new Promise((resolve) => phone.once('open', resolve));
+      phones.push(phone);
+      received.push(frames);
+      hub.add(newClient(`c${i}`, 's1', 'player', `p${i}`, await accepted, 0));
+    }
+    const sized = (chars: number): ServerMessage => errorMessage(ERROR_CODES.invalidMessage, 'é'.repeat(chars));
+    const messages = [tick, sized(40), sized(200), sized(40_000), sized(70_000)];
+    hub.toSession('s1', 'players', messages[0]);
+    hub.toPlayer('s1', 'p0', messages[1]);
+    for (const message of messages.slice(2)) hub.toSession('s1', 'players', message);
+    for (const client of hub.all()) client.socket.ping();
+    await vi.waitFor(() => expect(received[1]).toHaveLength(4));
+    await vi.waitFor(() => expect(received[0]).toHaveLength(5));
+    await vi.waitFor(() => expect(pongs).toHaveLength(2));
+    expect(received[0].map((f) => JSON.parse(f.text))).toEqual(messages);
+    expect(received[1].map((f) => JSON.parse(f.text))).toEqual([messages[0], ...messages.slice(2)]);
+    expect(received.flat().every((f) => !f.binary)).toBe(true);
+    for (const phone of phones) phone.close();
     await new Promise((resolve) => wss.close(resolve));
   });
 

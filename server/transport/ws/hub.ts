@@ -1,9 +1,9 @@
 /**
  * The sockets of every session, grouped by role, and the fan-out that reaches them.
  *
- * A broadcast is serialized ONCE into one Buffer and the same Buffer is handed to every socket
- * of the target groups: no per-socket JSON, no per-socket copy (ws frames an unmasked server
- * Buffer without copying it). Keeping the groups as Sets per role makes a broadcast a plain loop.
+ * A broadcast is serialized ONCE into one Buffer, framed once, and the same frame is handed to
+ * every socket of the target groups: no per-socket JSON, framing or copy. Keeping the groups as
+ * Sets per role makes a broadcast a plain loop.
  */
 import type { Socket } from 'node:net';
 import WebSocket from 'ws';
@@ -107,9 +107,58 @@ function send(client: Client, frame: Buffer | string): void {
   ws.send(frame, TEXT_FRAME);
 }
 
+/**
+ * A broadcast as it goes on the wire: a server's frames are never masked, so the frame's bytes
+ * (header and payload) are the same for every socket and are built once. Handed to each TCP
+ * socket as they are, instead of through ws's `send`, which frames every copy anew (a header
+ * Buffer, its options and two writes per socket: at a question's start and end, 10,000 of each,
+ * issue 26). Compression is off (SOCKET_SERVER_OPTIONS) and the hub never sends a Blob, so ws's
+ * sender never holds a frame back that this one could overtake.
+ */
+interface Broadcast {
+  payload: Buffer;
+  wire: Buffer | null;
+}
+
+const TEXT_FIN = 0x81;
+
+function wireFrame(payload: Buffer): Buffer {
+  const length = payload.length;
+  const headerLength = length < 126 ? 2 : length < 65_536 ? 4 : 10;
+  const frame = Buffer.allocUnsafe(headerLength + length);
+  frame[0] = TEXT_FIN;
+  if (length < 126) {
+    frame[1] = length;
+  } else if (length < 65_536) {
+    frame[1] = 126;
+    frame.writeUInt16BE(length, 2);
+  } else {
+    frame[1] = 127;
+    frame.writeUInt32BE(Math.floor(length / 2 ** 32), 2);
+    frame.writeUInt32BE(length >>> 0, 6);
+  }
+  payload.copy(frame, headerLength);
+  return frame;
+}
+
+function sendBroadcast(client: Client, broadcast: Broadcast): void {
+  const ws = client.socket;
+  if (ws.readyState !== WebSocket.OPEN) return;
+  const socket = tcpSocketOf(ws);
+  if (!socket) {
+    ws.send(broadcast.payload, TEXT_FRAME);
+    return;
+  }
+  if (socket.writableCorked === 0) {
+    socket.cork();
+    if (corkedSockets.push(socket) === 1) process.nextTick(uncorkAll);
+  }
+  socket.write((broadcast.wire ??= wireFrame(broadcast.payload)));
+}
+
 /** The same frame to every client of a group; true when the group had any. */
-function sendAll(clients: Set<Client>, frame: Buffer): boolean {
-  for (const client of clients) send(client, frame);
+function sendAll(clients: Set<Client>, broadcast: Broadcast): boolean {
+  for (const client of clients) sendBroadcast(client, broadcast);
   return clients.size > 0;
 }
 
@@ -237,10 +286,11 @@ export class Hub implements Broadcaster {
     const group = this.sessions.get(sessionId);
     if (!group) return false;
     let sent = false;
-    if (target === 'all' || target === 'admins' || target === 'screens') sent = sendAll(group.admins, frame) || sent;
-    if (target === 'all' || target === 'audience' || target === 'displays' || target === 'screens') sent = sendAll(group.displays, frame) || sent;
+    const broadcast: Broadcast = { payload: frame, wire: null };
+    if (target === 'all' || target === 'admins' || target === 'screens') sent = sendAll(group.admins, broadcast) || sent;
+    if (target === 'all' || target === 'audience' || target === 'displays' || target === 'screens') sent = sendAll(group.displays, broadcast) || sent;
     if (target === 'all' || target === 'audience' || target === 'players') {
-      sent = sendAll(group.players, frame) || sent;
+      sent = sendAll(group.players, broadcast) || sent;
       if (probe && this.probeIntervalMs > 0 && group.questionOpen !== false) probeAlong(group.players, this.probeIntervalMs);
     }
     return sent;
