@@ -109,20 +109,20 @@ describe('Hub fan-out', () => {
     await new Promise((resolve) => wss.close(resolve));
   });
 
-  it('frames a broadcast once for every socket: short, medium and 64 KiB+ payloads arrive intact as text, in order with pings and own messages', async () => {
+  it("frames a broadcast once for every socket: short, medium and 64 KiB+ payloads arrive intact as text, in order with pings (a question's framed once too) and own messages", async () => {
     const wss = new WebSocketServer({ port: 0, host: '127.0.0.1', perMessageDeflate: false });
     await new Promise((resolve) => wss.once('listening', resolve));
     const url = `ws://127.0.0.1:${(wss.address() as AddressInfo).port}`;
     const hub = new Hub();
     const phones: WebSocket[] = [];
     const received: { text: string; binary: boolean }[][] = [];
-    const pongs: number[] = [];
+    const pings: string[][] = [[], []];
     for (let i = 0; i < 2; i++) {
       const accepted = new Promise<WebSocket>((resolve) => wss.once('connection', resolve));
       const phone = new WebSocket(url);
       const frames: { text: string; binary: boolean }[] = [];
       phone.on('message', (data, isBinary) => frames.push({ text: String(data), binary: isBinary }));
-      phone.on('ping', () => pongs.push(i));
+      phone.on('ping', (data) => pings[i].push(String(data)));
       await new Promise((resolve) => phone.once('open', resolve));
       phones.push(phone);
       received.push(frames);
@@ -133,12 +133,21 @@ describe('Hub fan-out', () => {
     hub.toSession('s1', 'players', messages[0]);
     hub.toPlayer('s1', 'p0', messages[1]);
     for (const message of messages.slice(2)) hub.toSession('s1', 'players', message);
-    for (const client of hub.all()) client.socket.ping();
-    await vi.waitFor(() => expect(received[1]).toHaveLength(4));
-    await vi.waitFor(() => expect(received[0]).toHaveLength(5));
-    await vi.waitFor(() => expect(pongs).toHaveLength(2));
-    expect(received[0].map((f) => JSON.parse(f.text))).toEqual(messages);
-    expect(received[1].map((f) => JSON.parse(f.text))).toEqual([messages[0], ...messages.slice(2)]);
+    for (const client of hub.all()) client.socket.ping('heartbeat');
+    // A question's state: the ping behind it is framed once for both phones too.
+    const question = { type: 'session_state', phase: 'question', question: { id: 'q1' } } as unknown as ServerMessage;
+    hub.toSession('s1', 'players', question);
+    await vi.waitFor(() => expect(received[1]).toHaveLength(5));
+    await vi.waitFor(() => expect(received[0]).toHaveLength(6));
+    await vi.waitFor(() => expect(pings[0]).toHaveLength(2));
+    await vi.waitFor(() => expect(pings[1]).toHaveLength(2));
+    expect(received[0].map((f) => JSON.parse(f.text))).toEqual([...messages, question]);
+    expect(received[1].map((f) => JSON.parse(f.text))).toEqual([messages[0], ...messages.slice(2), question]);
+    for (const own of pings) {
+      expect(own[0]).toBe('heartbeat');
+      expect(own[1]).toMatch(/^q\d+$/);
+    }
+    expect(pings[0][1]).toBe(pings[1][1]);
     expect(received.flat().every((f) => !f.binary)).toBe(true);
     for (const phone of phones) phone.close();
     await new Promise((resolve) => wss.close(resolve));

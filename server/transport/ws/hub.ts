@@ -129,13 +129,14 @@ interface Broadcast {
 }
 
 const TEXT_FIN = 0x81;
+const PING_FIN = 0x89;
 
-/** A text frame of `payload` (a Buffer, or a string encoded straight into the frame). */
-function wireFrame(payload: Buffer | string): Buffer {
+/** A text frame (or a ping) of `payload`: a Buffer, or a string encoded straight into the frame. */
+function wireFrame(payload: Buffer | string, first = TEXT_FIN): Buffer {
   const length = typeof payload === 'string' ? Buffer.byteLength(payload) : payload.length;
   const headerLength = length < 126 ? 2 : length < 65_536 ? 4 : 10;
   const frame = Buffer.allocUnsafe(headerLength + length);
-  frame[0] = TEXT_FIN;
+  frame[0] = first;
   if (length < 126) {
     frame[1] = length;
   } else if (length < 65_536) {
@@ -177,9 +178,20 @@ function openQuestionId(message: ServerMessage): string | null {
  * A ping right behind the question, on the same stream: its pong cannot return before the
  * question arrived, so its round trip measures that question's way down (link-delay.ts).
  */
-function pingBehindQuestion(client: Client, questionId: string, nowMs: number): void {
+function pingBehindQuestion(client: Client, questionId: string, nowMs: number, framed: { payload: string; wire: Buffer | null }): void {
   if (client.socket.readyState !== WebSocket.OPEN) return;
-  client.socket.ping(client.link.questionPing(nowMs, questionId));
+  const payload = client.link.questionPing(nowMs, questionId);
+  const socket = tcpSocketOf(client.socket);
+  if (!socket) {
+    client.socket.ping(payload);
+    return;
+  }
+  // Every phone of one fan-out gets the same payload (the time it went out): framed once, like a broadcast.
+  if (framed.wire === null || framed.payload !== payload) {
+    framed.payload = payload;
+    framed.wire = wireFrame(payload, PING_FIN);
+  }
+  writeFrame(socket, framed.wire);
 }
 
 export class Hub implements Broadcaster {
@@ -264,7 +276,8 @@ export class Hub implements Broadcaster {
     group.questionOpen = questionId !== null;
     if (questionId !== null && this.measureLinks) {
       const nowMs = Date.now();
-      for (const client of group.players) pingBehindQuestion(client, questionId, nowMs);
+      const framed = { payload: '', wire: null };
+      for (const client of group.players) pingBehindQuestion(client, questionId, nowMs, framed);
     }
   }
 
@@ -357,7 +370,7 @@ export class Hub implements Broadcaster {
     const questionId = openQuestionId(message);
     const group = this.sessions.get(client.sessionId);
     if (group) group.questionOpen = questionId !== null;
-    if (questionId !== null && this.measureLinks && client.role === 'player') pingBehindQuestion(client, questionId, Date.now());
+    if (questionId !== null && this.measureLinks && client.role === 'player') pingBehindQuestion(client, questionId, Date.now(), { payload: '', wire: null });
   }
 
   private roleSet(group: SessionSockets, role: ClientRole): Set<Client> {
