@@ -9,6 +9,21 @@ import WebSocket from 'ws';
 const CONNECT_TIMEOUT_MS = 20_000;
 
 /**
+ * Pongs go out once the frames read in the same turn have been stamped, not in the middle of
+ * them: each phone answers Marquee's ping behind a question (server/transport/ws/link-delay.ts) on
+ * its own CPU, but here thousands of phones share one process, and a pong written per socket as
+ * its question was read held up the reading of every phone after it (at 10,000 phones the fan-out
+ * measured twice the server's, issue 26). Still answered within the turn, as ws would.
+ */
+const pongsDue: { ws: WebSocket; data: Buffer }[] = [];
+function pongLater(ws: WebSocket, data: Buffer): void {
+  if (pongsDue.push({ ws, data }) > 1) return;
+  setImmediate(() => {
+    for (const { ws: socket, data: payload } of pongsDue.splice(0)) if (socket.readyState === WebSocket.OPEN) socket.pong(payload);
+  });
+}
+
+/**
  * Opens a socket and resolves once the server's first frame (its `session_state`) has arrived.
  * Frames reach `onFrame` undecoded: most of them (ticks, leaderboards, question ends at phones)
  * are recognised by their first bytes and never parsed, so thousands of phones in one process
@@ -16,7 +31,8 @@ const CONNECT_TIMEOUT_MS = 20_000;
  */
 export function openSocket(url: string, onFrame: (frame: Buffer, atMs: number) => void): Promise<WebSocket> {
   return new Promise((resolve, reject) => {
-    const ws = new WebSocket(url, { perMessageDeflate: false, skipUTF8Validation: true, handshakeTimeout: CONNECT_TIMEOUT_MS });
+    const ws = new WebSocket(url, { perMessageDeflate: false, skipUTF8Validation: true, handshakeTimeout: CONNECT_TIMEOUT_MS, autoPong: false });
+    ws.on('ping', (data: Buffer) => pongLater(ws, data));
     let settled = false;
     const timer = setTimeout(() => fail(new Error('no session_state within the connect timeout')), CONNECT_TIMEOUT_MS);
     const fail = (err: Error) => {
