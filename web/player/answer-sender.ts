@@ -44,7 +44,9 @@ export const SILENT_SOCKET_MS = 1_500;
  * A new socket for a waiting pick that has not opened after this long (or this many round trips,
  * on a slow link) is dialled again. Its SYN went into a loss of signal, and TCP resends a SYN after
  * 1, 3 and 7 s: once the signal is back the phone could wait up to 4 s for the next one. Dialled
- * again, a SYN leaves at most about 1.5 s after the signal returns.
+ * again, a SYN leaves at most about 1.5 s after the signal returns. (A kernel that resends its
+ * first SYNs every second, as the bench machine's does with `tcp_syn_linear_timeouts`, gains
+ * nothing from it on average and loses nothing: docs/PERFORMANCE.md, session 33.)
  */
 export const REDIAL_MS = 2_500;
 export const REDIAL_ROUND_TRIPS = 2.5;
