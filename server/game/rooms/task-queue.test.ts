@@ -57,6 +57,28 @@ describe('TaskQueue', () => {
     expect(errors[0]).toBeInstanceOf(RoomClosedError);
   });
 
+  it('keeps order across thousands of tasks queued while one waits (the queue compacts as it goes)', async () => {
+    const queue = new TaskQueue('s');
+    const seen: number[] = [];
+    let release!: () => void;
+    queue.post(() => new Promise<void>((resolve) => (release = resolve)), () => undefined);
+    const later = (i: number) => queue.post(() => seen.push(i), () => undefined);
+    for (let i = 0; i < 3000; i++) {
+      queue.post(() => {
+        seen.push(i);
+        // Two thirds in, more are queued behind the rest: the run so far is dropped from the queue.
+        if (i === 2000) for (let j = 3000; j < 4000; j++) later(j);
+        // Every 500th waits a turn, while more are queued behind it.
+        if (i % 500 === 0) return new Promise<void>((resolve) => setImmediate(resolve));
+        return undefined;
+      }, () => undefined);
+    }
+    await tick();
+    release();
+    await queue.whenIdle();
+    expect(seen).toEqual(Array.from({ length: 4000 }, (_, i) => i));
+  });
+
   it('whenIdle waits for tasks queued meanwhile', async () => {
     const queue = new TaskQueue('s');
     const log: string[] = [];

@@ -52,6 +52,11 @@ export class TaskQueue {
   }
 
   private push(entry: Entry): void {
+    // Drained down to nothing after every burst; compacted too should one never end.
+    if (this.head > 1024 && this.head * 2 > this.entries.length) {
+      this.entries = this.entries.slice(this.head);
+      this.head = 0;
+    }
     this.entries.push(entry);
     if (this.busy) return;
     this.busy = true;
