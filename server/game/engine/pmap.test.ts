@@ -79,6 +79,77 @@ describe('PMap', () => {
   });
 });
 
+describe('PMap, small and grown', () => {
+  /** A deterministic shuffle of player-like ids. */
+  const ids = (n: number, seed: number) => Array.from({ length: n }, (_, i) => `player-${(i * 7919 + seed * 104729) % 100003}-${i}`);
+
+  it('holds the same entries as a Map through sets and deletes across the size where it grows', () => {
+    let map = PMap.empty<number>();
+    const reference = new Map<string, number>();
+    const keys = ids(60, 1);
+    let step = 0;
+    const check = () => {
+      expect(map.size).toBe(reference.size);
+      for (const key of keys) {
+        expect(map.has(key)).toBe(reference.has(key));
+        expect(map.get(key)).toBe(reference.get(key));
+      }
+      expect(new Map(map.entries())).toEqual(reference);
+    };
+    for (const key of keys.slice(0, 40)) {
+      map = map.set(key, ++step);
+      reference.set(key, step);
+      check();
+    }
+    for (const key of keys.slice(0, 40).filter((_, i) => i % 3 === 0)) {
+      map = map.set(key, -step); // overwrite, no growth
+      reference.set(key, -step);
+      map = map.delete(keys[59]); // absent: the same map
+      check();
+    }
+    for (const key of keys.slice(5, 35)) {
+      map = map.delete(key);
+      reference.delete(key);
+      check();
+    }
+  });
+
+  it('walks in the same order small or grown: a grown map deleted down to a few walks them as a small one built the same way', () => {
+    const keys = ids(40, 2);
+    let grown = PMap.empty<number>();
+    for (const [i, key] of keys.entries()) grown = grown.set(key, i);
+    const kept = keys.filter((_, i) => i % 4 === 0); // 10: the small form's size
+    for (const key of keys) if (!kept.includes(key)) grown = grown.delete(key);
+    let small = PMap.empty<number>();
+    for (const key of kept) small = small.set(key, keys.indexOf(key));
+    expect(small.size).toBe(10);
+    expect(grown.keyList()).toEqual(small.keyList());
+    expect([...grown.entries()]).toEqual([...small.entries()]);
+    const walked: string[] = [];
+    small.forEach((_, key) => walked.push(key));
+    expect(walked).toEqual(grown.keyList());
+    // Built in one go, past the small size and within it: the same order again.
+    expect(PMap.from(kept.map((key) => [key, keys.indexOf(key)] as const)).keyList()).toEqual(small.keyList());
+    const many = PMap.from(keys.map((key, i) => [key, i] as const));
+    let oneByOne = PMap.empty<number>();
+    for (const [i, key] of keys.entries()) oneByOne = oneByOne.set(key, i);
+    expect(many.keyList()).toEqual(oneByOne.keyList());
+  });
+
+  it('setAll on a small map grows it when the entries do not fit, and leaves the small one unchanged', () => {
+    const keys = ids(30, 3);
+    const small = PMap.from(keys.slice(0, 10).map((key, i) => [key, i] as const));
+    const grown = small.setAll(keys.slice(5, 30).map((key, i) => [key, 100 + i] as const));
+    expect(small.size).toBe(10);
+    expect(small.get(keys[9])).toBe(9);
+    expect(grown.size).toBe(30);
+    expect(grown.get(keys[9])).toBe(104); // overwritten
+    expect(grown.get(keys[0])).toBe(0);
+    expect(grown.get(keys[29])).toBe(124);
+    expect(grown.everyKey((key) => keys.includes(key))).toBe(true);
+  });
+});
+
 describe('PMap.setAll', () => {
   it('sets many keys in one new map and leaves the old one unchanged', () => {
     let before = PMap.empty<number>();

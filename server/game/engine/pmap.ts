@@ -12,6 +12,13 @@
  * `slice`. Every answer writes here, so the bytes copied per write are what the garbage collector
  * pays for at 10,000 phones (64-way nodes and Map leaves copied about 1.4 KB per write, this about
  * 0.5 KB; docs/PERFORMANCE.md).
+ *
+ * A map of up to SMALL_MAX entries (a game of a few dozen players: most of a chain's evening) is
+ * one flat array of [order, key, value] triples instead, kept in the tree's walk order: a write
+ * copies that one short array, not three 16-slot nodes and a leaf, and a walk reads it straight
+ * (issue 26: at 1,000 games of 10 the tree's writes were a quarter of the bytes that survived a
+ * young-generation collection). Past SMALL_MAX it becomes the tree, and stays one. Both forms walk
+ * in the same order, so no reader can tell which one it has.
  */
 
 const BITS = 4;
@@ -38,6 +45,38 @@ const EMPTY_TWIG: Twig = new Array(FANOUT).fill(EMPTY_LEAF);
 const EMPTY_BRANCH: Branch = new Array(FANOUT).fill(EMPTY_TWIG);
 const EMPTY_ROOT: readonly Branch[] = new Array(FANOUT).fill(EMPTY_BRANCH);
 
+/** Entries a map holds as one flat array before it becomes the tree. */
+const SMALL_MAX = 16;
+
+/**
+ * Where a hash's leaf comes in the tree's walk (branch, then twig, then leaf): the small form is
+ * sorted by it, entries of the same leaf in the order they were added, as in a leaf.
+ */
+function walkOrder(hash: number): number {
+  return ((hash & MASK) << (2 * BITS)) | (((hash >>> BITS) & MASK) << BITS) | ((hash >>> (2 * BITS)) & MASK);
+}
+
+/** [order, key, value] triples sorted by order. */
+type Small = readonly unknown[];
+const EMPTY_SMALL: Small = [];
+
+/** Position of `key` (with walk order `order`) in a small array, or -1. */
+function indexInSmall(small: Small, order: number, key: string): number {
+  for (let i = 0; i < small.length; i += 3) {
+    const at = small[i] as number;
+    if (at > order) return -1;
+    if (at === order && small[i + 1] === key) return i;
+  }
+  return -1;
+}
+
+/** Where a new entry of walk order `order` goes: after every entry of the same or an earlier order. */
+function insertionPoint(small: Small, order: number): number {
+  let i = 0;
+  while (i < small.length && (small[i] as number) <= order) i += 3;
+  return i;
+}
+
 /** Position of `key` in a leaf, or -1. */
 function indexIn(leaf: Leaf, key: string): number {
   for (let i = 0; i < leaf.length; i += 2) if (leaf[i] === key) return i;
@@ -46,13 +85,16 @@ function indexIn(leaf: Leaf, key: string): number {
 
 export class PMap<V> {
   private constructor(
+    /** The tree; unused (the empty one) while the map is small. */
     private readonly root: readonly Branch[],
     /** Number of entries. */
     readonly size: number,
+    /** The small form, or null once the map is a tree. */
+    private readonly small: Small | null,
   ) {}
 
   static empty<V>(): PMap<V> {
-    return new PMap<V>(EMPTY_ROOT, 0);
+    return new PMap<V>(EMPTY_ROOT, 0, EMPTY_SMALL);
   }
 
   static from<V>(entries: Iterable<readonly [string, V]>): PMap<V> {
@@ -65,34 +107,74 @@ export class PMap<V> {
   }
 
   get(key: string): V | undefined {
+    const { small } = this;
+    if (small !== null) {
+      const at = indexInSmall(small, walkOrder(hashOf(key)), key);
+      return at < 0 ? undefined : (small[at + 2] as V);
+    }
     const leaf = this.leafOf(key);
     const at = indexIn(leaf, key);
     return at < 0 ? undefined : (leaf[at + 1] as V);
   }
 
   has(key: string): boolean {
+    const { small } = this;
+    if (small !== null) return indexInSmall(small, walkOrder(hashOf(key)), key) >= 0;
     return indexIn(this.leafOf(key), key) >= 0;
   }
 
   /** A new map with `key` set; this one is unchanged. */
   set(key: string, value: V): PMap<V> {
     const hash = hashOf(key);
+    const { small } = this;
+    if (small !== null) {
+      const order = walkOrder(hash);
+      const at = indexInSmall(small, order, key);
+      if (at >= 0) {
+        const copy = small.slice();
+        copy[at + 2] = value;
+        return new PMap<V>(EMPTY_ROOT, this.size, copy);
+      }
+      if (this.size < SMALL_MAX) {
+        const copy = small.slice();
+        copy.splice(insertionPoint(small, order), 0, order, key, value);
+        return new PMap<V>(EMPTY_ROOT, this.size + 1, copy);
+      }
+      return this.asTree().set(key, value);
+    }
     const old = this.root[hash & MASK][(hash >>> BITS) & MASK][(hash >>> (2 * BITS)) & MASK];
     const at = indexIn(old, key);
     const leaf = old.slice();
     if (at >= 0) leaf[at + 1] = value;
     else leaf.push(key, value);
-    return new PMap<V>(this.replaceLeaf(hash, leaf), this.size + (at >= 0 ? 0 : 1));
+    return new PMap<V>(this.replaceLeaf(hash, leaf), this.size + (at >= 0 ? 0 : 1), null);
   }
 
   /** A new map without `key` (or this one, when the key is absent). */
   delete(key: string): PMap<V> {
     const hash = hashOf(key);
+    const { small } = this;
+    if (small !== null) {
+      const at = indexInSmall(small, walkOrder(hash), key);
+      if (at < 0) return this;
+      const copy = small.slice();
+      copy.splice(at, 3);
+      return new PMap<V>(EMPTY_ROOT, this.size - 1, copy);
+    }
     const old = this.root[hash & MASK][(hash >>> BITS) & MASK][(hash >>> (2 * BITS)) & MASK];
     const at = indexIn(old, key);
     if (at < 0) return this;
     const leaf = old.length === 2 ? EMPTY_LEAF : old.filter((_, i) => i !== at && i !== at + 1);
-    return new PMap<V>(this.replaceLeaf(hash, leaf), this.size - 1);
+    return new PMap<V>(this.replaceLeaf(hash, leaf), this.size - 1, null);
+  }
+
+  /** The same entries as a tree, in the same walk order (a small map's triples are in it already). */
+  private asTree(): PMap<V> {
+    const small = this.small;
+    if (small === null) return this;
+    const entries: [string, V][] = [];
+    for (let i = 0; i < small.length; i += 3) entries.push([small[i + 1] as string, small[i + 2] as V]);
+    return new PMap<V>(EMPTY_ROOT, 0, null).setAll(entries);
   }
 
   /**
@@ -101,6 +183,26 @@ export class PMap<V> {
    * question for 10,000 players copies each leaf once instead of once per player.
    */
   setAll(entries: Iterable<readonly [string, V]>): PMap<V> {
+    if (this.small !== null) {
+      const list = Array.isArray(entries) ? (entries as readonly (readonly [string, V])[]) : [...entries];
+      if (list.length === 0) return this;
+      // Small enough whatever the keys: one copy of the array, each entry set in it.
+      if (this.size + list.length <= SMALL_MAX) {
+        const copy = this.small.slice();
+        let size = this.size;
+        for (const [key, value] of list) {
+          const order = walkOrder(hashOf(key));
+          const at = indexInSmall(copy, order, key);
+          if (at >= 0) copy[at + 2] = value;
+          else {
+            copy.splice(insertionPoint(copy, order), 0, order, key, value);
+            size++;
+          }
+        }
+        return new PMap<V>(EMPTY_ROOT, size, copy);
+      }
+      return this.asTree().setAll(list);
+    }
     const root = this.root.slice();
     const own = new Set<readonly unknown[]>();
     let size = this.size;
@@ -124,7 +226,7 @@ export class PMap<V> {
       }
       changed = true;
     }
-    return changed ? new PMap<V>(root, size) : this;
+    return changed ? new PMap<V>(root, size, null) : this;
   }
 
   private replaceLeaf(hash: number, leaf: Leaf): Branch[] {
@@ -152,6 +254,11 @@ export class PMap<V> {
 
   forEach(fn: (value: V, key: string) => void): void {
     if (this.size === 0) return;
+    const { small } = this;
+    if (small !== null) {
+      for (let i = 0; i < small.length; i += 3) fn(small[i + 2] as V, small[i + 1] as string);
+      return;
+    }
     for (const branch of this.root) {
       if (branch === EMPTY_BRANCH) continue;
       for (const twig of branch) {
@@ -171,6 +278,11 @@ export class PMap<V> {
   /** True when `test` holds for every key; stops at the first that fails. */
   everyKey(test: (key: string) => boolean): boolean {
     if (this.size === 0) return true;
+    const { small } = this;
+    if (small !== null) {
+      for (let i = 0; i < small.length; i += 3) if (!test(small[i + 1] as string)) return false;
+      return true;
+    }
     for (const branch of this.root) {
       if (branch === EMPTY_BRANCH) continue;
       for (const twig of branch) {
@@ -183,6 +295,11 @@ export class PMap<V> {
 
   *entries(): IterableIterator<[string, V]> {
     if (this.size === 0) return;
+    const { small } = this;
+    if (small !== null) {
+      for (let i = 0; i < small.length; i += 3) yield [small[i + 1] as string, small[i + 2] as V];
+      return;
+    }
     for (const branch of this.root) {
       if (branch === EMPTY_BRANCH) continue;
       for (const twig of branch) {
