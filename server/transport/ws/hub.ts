@@ -365,7 +365,8 @@ export class Hub implements Broadcaster {
 
   /** One message to one socket that may not be registered yet (its first session_state). */
   sendTo(client: Client, message: ServerMessage | Buffer): void {
-    send(client, Buffer.isBuffer(message) ? message : encodeMessage(message));
+    // A message is encoded straight into its frame (a socket's first state: one Buffer, not two).
+    send(client, Buffer.isBuffer(message) ? message : JSON.stringify(message));
     if (Buffer.isBuffer(message) || message.type !== 'session_state') return;
     const questionId = openQuestionId(message);
     const group = this.sessions.get(client.sessionId);
