@@ -70,11 +70,21 @@ function indexInSmall(small: Small, order: number, key: string): number {
   return -1;
 }
 
-/** Where a new entry of walk order `order` goes: after every entry of the same or an earlier order. */
-function insertionPoint(small: Small, order: number): number {
+/**
+ * Sets `key` in a small array the caller owns (a fresh copy); true when the key is new. A new
+ * entry goes after every entry of the same or an earlier walk order.
+ */
+function setInSmall(small: unknown[], hash: number, key: string, value: unknown): boolean {
+  const order = walkOrder(hash);
+  const at = indexInSmall(small, order, key);
+  if (at >= 0) {
+    small[at + 2] = value;
+    return false;
+  }
   let i = 0;
   while (i < small.length && (small[i] as number) <= order) i += 3;
-  return i;
+  small.splice(i, 0, order, key, value);
+  return true;
 }
 
 /** Position of `key` in a leaf, or -1. */
@@ -128,19 +138,11 @@ export class PMap<V> {
     const hash = hashOf(key);
     const { small } = this;
     if (small !== null) {
-      const order = walkOrder(hash);
-      const at = indexInSmall(small, order, key);
-      if (at >= 0) {
-        const copy = small.slice();
-        copy[at + 2] = value;
-        return new PMap<V>(EMPTY_ROOT, this.size, copy);
-      }
-      if (this.size < SMALL_MAX) {
-        const copy = small.slice();
-        copy.splice(insertionPoint(small, order), 0, order, key, value);
-        return new PMap<V>(EMPTY_ROOT, this.size + 1, copy);
-      }
-      return this.asTree().set(key, value);
+      // Full: only a key it holds already keeps it small.
+      if (this.size === SMALL_MAX && indexInSmall(small, walkOrder(hash), key) < 0) return this.asTree().set(key, value);
+      const copy = small.slice();
+      const added = setInSmall(copy, hash, key, value);
+      return new PMap<V>(EMPTY_ROOT, this.size + (added ? 1 : 0), copy);
     }
     const old = this.root[hash & MASK][(hash >>> BITS) & MASK][(hash >>> (2 * BITS)) & MASK];
     const at = indexIn(old, key);
@@ -190,15 +192,7 @@ export class PMap<V> {
       if (this.size + list.length <= SMALL_MAX) {
         const copy = this.small.slice();
         let size = this.size;
-        for (const [key, value] of list) {
-          const order = walkOrder(hashOf(key));
-          const at = indexInSmall(copy, order, key);
-          if (at >= 0) copy[at + 2] = value;
-          else {
-            copy.splice(insertionPoint(copy, order), 0, order, key, value);
-            size++;
-          }
-        }
+        for (const [key, value] of list) if (setInSmall(copy, hashOf(key), key, value)) size++;
         return new PMap<V>(EMPTY_ROOT, size, copy);
       }
       return this.asTree().setAll(list);

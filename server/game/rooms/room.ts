@@ -366,8 +366,7 @@ export class Room {
     const { state, effects } = reduce(before, event, nowMs);
     this.state = state;
     const committing = this.effects.execute(effects, state.autoRotate !== before.autoRotate ? state.autoRotate : undefined);
-    const stepped = before;
-    return committing ? committing.then(() => this.afterStep(stepped, state, effects, nowMs)) : this.afterStep(stepped, state, effects, nowMs);
+    return committing ? committing.then(() => this.afterStep(before, state, effects, nowMs)) : this.afterStep(before, state, effects, nowMs);
   }
 
   private afterStep(before: EngineState, state: EngineState, effects: Effect[], nowMs: number): Promise<void> | undefined {

@@ -80,8 +80,7 @@ export class StepEffects {
         case 'saveScores':
         case 'persist':
           if (!committed) {
-            const rest = held;
-            return this.commitStep(effects, autoRotateChanged).then(() => this.executeFrom(effects, autoRotateChanged, index + 1, rest, true));
+            return this.commitStep(effects, autoRotateChanged).then(() => this.executeFrom(effects, autoRotateChanged, index + 1, held, true));
           }
           break;
         case 'wakeAt':

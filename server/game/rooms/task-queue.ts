@@ -25,7 +25,8 @@ const isThenable = (value: unknown): value is PromiseLike<unknown> =>
   value !== null && typeof value === 'object' && typeof (value as PromiseLike<unknown>).then === 'function';
 
 export class TaskQueue {
-  private entries: Entry[] = [];
+  /** Taken from `head` on; taken ones are cleared (undefined) so they can be collected. */
+  private entries: (Entry | undefined)[] = [];
   private head = 0;
   /** A drain is scheduled or running (including a task's promise awaited). */
   private busy = false;
@@ -74,8 +75,8 @@ export class TaskQueue {
         for (const resolve of waiters) resolve();
         return;
       }
-      const entry = this.entries[this.head];
-      this.entries[this.head++] = undefined as unknown as Entry; // let it go before the queue empties
+      const entry = this.entries[this.head]!;
+      this.entries[this.head++] = undefined;
       let result: unknown;
       try {
         if (this.closed) throw new RoomClosedError(this.sessionId);

@@ -92,10 +92,12 @@ function tcpSocketOf(ws: WebSocket): Socket | undefined {
 }
 
 /**
- * One socket's own message: a string (a message for one player: encoded straight into its frame,
- * one Buffer and one write) or an encoded Buffer. Framed here as broadcasts are (`wireFrame`).
+ * Hands `payload` to one socket, framed here (`wireFrame`): `wire` when the caller built the frame
+ * already (a broadcast: once for every socket of a group), else a frame of its own (a player's own
+ * message, a string encoded straight into it: one Buffer, one write). A test's stand-in without a
+ * TCP socket is handed the payload through ws.
  */
-function send(client: Client, payload: Buffer | string): void {
+function send(client: Client, payload: Buffer | string, wire?: Buffer): void {
   const ws = client.socket;
   if (ws.readyState !== WebSocket.OPEN) return;
   const socket = tcpSocketOf(ws);
@@ -103,7 +105,7 @@ function send(client: Client, payload: Buffer | string): void {
     ws.send(payload, TEXT_FRAME);
     return;
   }
-  writeFrame(socket, wireFrame(payload));
+  writeFrame(socket, wire ?? wireFrame(payload));
 }
 
 /** Corked until the current run of code ends (above). */
@@ -115,19 +117,13 @@ function writeFrame(socket: Socket, frame: Buffer): void {
   socket.write(frame);
 }
 
-/**
- * A broadcast as it goes on the wire: a server's frames are never masked, so the frame's bytes
- * (header and payload) are the same for every socket and are built once. Handed to each TCP
- * socket as they are, instead of through ws's `send`, which frames every copy anew (a header
- * Buffer, its options and two writes per socket: at a question's start and end, 10,000 of each,
- * issue 26). Compression is off (SOCKET_SERVER_OPTIONS) and the hub never sends a Blob, so ws's
- * sender never holds a frame back that this one could overtake.
+/*
+ * Frames go to the TCP socket as they are, not through ws's `send`, which frames every copy anew
+ * (a header Buffer, its options and two writes per socket: at a question's start and end, 10,000
+ * of each, issue 26). A server's frames are never masked, so a broadcast's bytes are the same for
+ * every socket. Compression is off (SOCKET_SERVER_OPTIONS) and the hub never sends a Blob, so
+ * ws's sender never holds a frame back that one of these could overtake.
  */
-interface Broadcast {
-  payload: Buffer;
-  wire: Buffer | null;
-}
-
 const TEXT_FIN = 0x81;
 const PING_FIN = 0x89;
 
@@ -152,21 +148,12 @@ function wireFrame(payload: Buffer | string, first = TEXT_FIN): Buffer {
   return frame;
 }
 
-function sendBroadcast(client: Client, broadcast: Broadcast): void {
-  const ws = client.socket;
-  if (ws.readyState !== WebSocket.OPEN) return;
-  const socket = tcpSocketOf(ws);
-  if (!socket) {
-    ws.send(broadcast.payload, TEXT_FRAME);
-    return;
-  }
-  writeFrame(socket, (broadcast.wire ??= wireFrame(broadcast.payload)));
-}
-
-/** The same frame to every client of a group; true when the group had any. */
-function sendAll(clients: Set<Client>, broadcast: Broadcast): boolean {
-  for (const client of clients) sendBroadcast(client, broadcast);
-  return clients.size > 0;
+/** The same frame to every client of a group, framed once; true when the group had any. */
+function sendAll(clients: Set<Client>, payload: Buffer): boolean {
+  if (clients.size === 0) return false;
+  const wire = wireFrame(payload);
+  for (const client of clients) send(client, payload, wire);
+  return true;
 }
 
 /** A state showing an open question: the phone's countdown (and its reaction time) starts with it. */
@@ -178,20 +165,19 @@ function openQuestionId(message: ServerMessage): string | null {
  * A ping right behind the question, on the same stream: its pong cannot return before the
  * question arrived, so its round trip measures that question's way down (link-delay.ts).
  */
-function pingBehindQuestion(client: Client, questionId: string, nowMs: number, framed: { payload: string; wire: Buffer | null }): void {
-  if (client.socket.readyState !== WebSocket.OPEN) return;
+function pingBehindQuestion(client: Client, questionId: string, nowMs: number, wire?: Buffer): Buffer | undefined {
+  if (client.socket.readyState !== WebSocket.OPEN) return wire;
   const payload = client.link.questionPing(nowMs, questionId);
   const socket = tcpSocketOf(client.socket);
   if (!socket) {
     client.socket.ping(payload);
-    return;
+    return wire;
   }
-  // Every phone of one fan-out gets the same payload (the time it went out): framed once, like a broadcast.
-  if (framed.wire === null || framed.payload !== payload) {
-    framed.payload = payload;
-    framed.wire = wireFrame(payload, PING_FIN);
-  }
-  writeFrame(socket, framed.wire);
+  // The payload is the time the question went out, the same for every phone of one fan-out: the
+  // caller hands back the frame of the first, as a broadcast's.
+  wire ??= wireFrame(payload, PING_FIN);
+  writeFrame(socket, wire);
+  return wire;
 }
 
 export class Hub implements Broadcaster {
@@ -276,8 +262,8 @@ export class Hub implements Broadcaster {
     group.questionOpen = questionId !== null;
     if (questionId !== null && this.measureLinks) {
       const nowMs = Date.now();
-      const framed = { payload: '', wire: null };
-      for (const client of group.players) pingBehindQuestion(client, questionId, nowMs, framed);
+      let wire: Buffer | undefined;
+      for (const client of group.players) wire = pingBehindQuestion(client, questionId, nowMs, wire);
     }
   }
 
@@ -305,11 +291,10 @@ export class Hub implements Broadcaster {
     const group = this.sessions.get(sessionId);
     if (!group) return false;
     let sent = false;
-    const broadcast: Broadcast = { payload: frame, wire: null };
-    if (target === 'all' || target === 'admins' || target === 'screens') sent = sendAll(group.admins, broadcast) || sent;
-    if (target === 'all' || target === 'audience' || target === 'displays' || target === 'screens') sent = sendAll(group.displays, broadcast) || sent;
+    if (target === 'all' || target === 'admins' || target === 'screens') sent = sendAll(group.admins, frame) || sent;
+    if (target === 'all' || target === 'audience' || target === 'displays' || target === 'screens') sent = sendAll(group.displays, frame) || sent;
     if (target === 'all' || target === 'audience' || target === 'players') {
-      sent = sendAll(group.players, broadcast) || sent;
+      sent = sendAll(group.players, frame) || sent;
       if (probe && this.probeIntervalMs > 0 && group.questionOpen !== false) probeAlong(group.players, this.probeIntervalMs);
     }
     return sent;
@@ -371,7 +356,7 @@ export class Hub implements Broadcaster {
     const questionId = openQuestionId(message);
     const group = this.sessions.get(client.sessionId);
     if (group) group.questionOpen = questionId !== null;
-    if (questionId !== null && this.measureLinks && client.role === 'player') pingBehindQuestion(client, questionId, Date.now(), { payload: '', wire: null });
+    if (questionId !== null && this.measureLinks && client.role === 'player') pingBehindQuestion(client, questionId, Date.now());
   }
 
   private roleSet(group: SessionSockets, role: ClientRole): Set<Client> {
