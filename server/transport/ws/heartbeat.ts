@@ -33,7 +33,7 @@ export const DEFAULT_HEARTBEAT: HeartbeatOptions = {
 };
 
 /** Silence is checked this many times per ping interval. */
-const CHECKS_PER_INTERVAL = 4;
+export const CHECKS_PER_INTERVAL = 4;
 
 export function startHeartbeat(hub: Hub, options: HeartbeatOptions): () => void {
   const { pingIntervalMs } = options;
