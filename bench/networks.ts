@@ -8,10 +8,11 @@
  * no id, no reaction time, no wait for the confirmation. `new` plays web/player/answer-sender.ts
  * itself. The server is the same (`npm start`'s), its clock the phones' clock (one machine).
  */
+import http from 'node:http';
 import { performance } from 'node:perf_hooks';
 import WebSocket from 'ws';
 import type { ServerMessage } from '../protocol/index.js';
-import { AnswerSender, RTT_PING_INTERVAL_MS } from '../web/player/answer-sender.js';
+import { AnswerSender, BEACON_TIMEOUT_MS, RTT_PING_INTERVAL_MS } from '../web/player/answer-sender.js';
 import { RETIRED_SOCKET_MS, attemptUrl } from '../web/common/realtime/timings.js';
 import { pointsForCorrectAnswer } from '../server/game/engine/scoring.js';
 import { PROFILES, type NetworkProfile } from './shaper.js';
@@ -80,6 +81,7 @@ export class BenchPhone {
       this.sender = new AnswerSender({
         send: (message) => this.send(message),
         reconnect: () => this.connect(),
+        beacon: (message) => this.beacon(message),
         now: () => performance.now(),
         setTimer: (callback, ms) => setTimeout(callback, ms),
         clearTimer: (handle) => clearTimeout(handle as NodeJS.Timeout),
@@ -170,6 +172,32 @@ export class BenchPhone {
   private stopPings(): void {
     if (this.pingTimer) clearInterval(this.pingTimer);
     this.pingTimer = null;
+  }
+
+  /** As the phone's fetch does: POST /api/player/answer on a connection of its own, abandoned after BEACON_TIMEOUT_MS. */
+  private beacon(message: unknown): void {
+    const ws = new URL(this.url);
+    const q = ws.searchParams;
+    const body = JSON.stringify({ sessionId: q.get('sessionId'), playerId: q.get('playerId'), playerToken: q.get('playerToken'), answer: message });
+    this.note('beacon');
+    const request = http.request(
+      {
+        host: ws.hostname,
+        port: ws.port,
+        path: '/api/player/answer',
+        method: 'POST',
+        agent: false,
+        localAddress: this.link.localAddress,
+        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+        signal: AbortSignal.timeout(BEACON_TIMEOUT_MS),
+      },
+      (response) => {
+        this.note(`beacon ${response.statusCode}`);
+        response.resume();
+      },
+    );
+    request.on('error', () => undefined);
+    request.end(body);
   }
 
   private send(message: unknown): boolean {

@@ -21,6 +21,7 @@ import { databaseProbe, mediaProbe, redisProbe } from './ops/probes.js';
 import { READINESS_TIMEOUT_MS, Readiness } from './ops/readiness.js';
 import { startRealtime, type Realtime, type RealtimeOptions } from './transport/ws/realtime.js';
 import { LiveGames } from './domain/sessions/live-games.js';
+import { PlayerAnswers } from './transport/http/players/player-answers.js';
 import type { ClusterOptions } from './transport/cluster/node.js';
 import { RedisLoginLimiter } from './transport/cluster/login-limiter.js';
 import { RedisRegistrationLimiter } from './transport/cluster/registration-limiter.js';
@@ -109,6 +110,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     metrics: new Metrics(),
     readiness,
     liveGames: new LiveGames(),
+    playerAnswers: new PlayerAnswers(),
     clock: options.preShows?.clock ?? { now: () => Date.now() },
   };
   const app = await buildApp(deps, {
@@ -126,6 +128,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     options.realtime,
   );
   deps.liveGames.attach(realtime.liveSummaries);
+  deps.playerAnswers.attach((answer) => realtime.sockets.answerOverHttp(answer));
   try {
     await app.listen({ port: config.port, host: config.host, backlog: LISTEN_BACKLOG });
   } catch (err) {

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ServerMessage } from '../../protocol/index';
-import { AnswerSender, type AnswerStatus, MIN_ACK_TIMEOUT_MS, REDIAL_GROWTH, REDIAL_MS, SILENT_SOCKET_MS } from './answer-sender';
+import { AnswerSender, type AnswerStatus, BEACON_INTERVAL_MS, MIN_ACK_TIMEOUT_MS, REDIAL_GROWTH, REDIAL_MS, SILENT_SOCKET_MS } from './answer-sender';
 import { DELIVERY_TEXT, deliveryOf } from './phoneMoments';
 import { INITIAL_PLAYER_STATE } from './playerGameState';
 
@@ -30,6 +30,8 @@ function harness() {
     open = false;
     upgrades.push(sender.upgradeParams());
   });
+  // Picks sent over HTTP, with when (the fake clock).
+  const beacons: { atMs: number; message: Record<string, unknown> }[] = [];
   const sender = new AnswerSender({
     send: (message) => {
       if (!open) return false;
@@ -37,6 +39,7 @@ function harness() {
       return true;
     },
     reconnect,
+    beacon: (message) => beacons.push({ atMs: Date.now(), message: { ...message } }),
     now: () => Date.now(),
     setTimer: (callback, ms) => setTimeout(callback, ms),
     clearTimer: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
@@ -52,7 +55,7 @@ function harness() {
     signal.on = true;
     sender.socketOpened();
   };
-  return { sender, sent, statuses, reconnect, reopen, signal, upgrades };
+  return { sender, sent, statuses, reconnect, reopen, signal, upgrades, beacons };
 }
 
 const accepted = (answerId: string): ServerMessage => ({ type: 'answer_accepted', questionId: 'q1', selectedIndex: 2, answerId });
@@ -266,6 +269,55 @@ describe('the phone’s answer path', () => {
     expect(second.sender.current).toBe('late');
     vi.advanceTimersByTime(5_000);
     expect(second.reconnect).not.toHaveBeenCalled();
+  });
+
+  it('sends the pick over HTTP from the moment its socket is given up, every 0.75 s, until a socket opens', () => {
+    const { sender, sent, reopen, signal, beacons } = harness();
+    sender.questionShown('q1');
+    vi.advanceTimersByTime(2_000);
+    signal.on = false;
+    sender.pick('q1', 2);
+    const pickedAtMs = Date.now();
+    // Nothing over HTTP while the socket may still be fine.
+    vi.advanceTimersByTime(SILENT_SOCKET_MS - 1);
+    expect(beacons).toHaveLength(0);
+    vi.advanceTimersByTime(1); // silent 1.5 s: given up, a new socket dialled, the pick over HTTP at once
+    vi.advanceTimersByTime(3 * BEACON_INTERVAL_MS);
+    expect(beacons.map((b) => b.atMs - pickedAtMs)).toEqual([0, 1, 2, 3].map((n) => SILENT_SOCKET_MS + n * BEACON_INTERVAL_MS));
+    // Always the same pick: the server takes a resend of an id as the same answer.
+    for (const { message } of beacons) expect(message).toEqual(sent[0]);
+    reopen(); // the new socket carries the pick now
+    vi.advanceTimersByTime(MIN_ACK_TIMEOUT_MS - 1);
+    expect(beacons).toHaveLength(4);
+    sender.onMessage(accepted('pick-1'));
+    vi.advanceTimersByTime(5 * BEACON_INTERVAL_MS);
+    expect(beacons).toHaveLength(4);
+  });
+
+  it('sends a pick made offline over HTTP at once, and stops once it is counted or too late', () => {
+    const counted = harness();
+    counted.sender.socketClosed();
+    counted.sender.questionShown('q1');
+    vi.advanceTimersByTime(5 * BEACON_INTERVAL_MS);
+    expect(counted.beacons).toHaveLength(0); // no pick, nothing to send
+    counted.sender.pick('q1', 1);
+    expect(counted.beacons).toHaveLength(1);
+    vi.advanceTimersByTime(BEACON_INTERVAL_MS);
+    expect(counted.beacons).toHaveLength(2);
+    // The reopened socket's state says the server has it (the HTTP request got there first).
+    counted.sender.onMessage({ type: 'session_state', view: 'player', question: { id: 'q1' }, answered: true } as unknown as ServerMessage);
+    expect(counted.sender.current).toBe('counted');
+    vi.advanceTimersByTime(5 * BEACON_INTERVAL_MS);
+    expect(counted.beacons).toHaveLength(2);
+
+    const late = harness();
+    late.sender.socketClosed();
+    late.sender.questionShown('q1');
+    late.sender.pick('q1', 1);
+    late.sender.questionClosed('q1');
+    expect(late.sender.current).toBe('late');
+    vi.advanceTimersByTime(5 * BEACON_INTERVAL_MS);
+    expect(late.beacons).toHaveLength(1);
   });
 
   it('counts a pick the server already has when a new socket reports it answered', () => {

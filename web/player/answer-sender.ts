@@ -56,6 +56,16 @@ export const REDIAL_ROUND_TRIPS = 2.5;
  * 2.5 s.
  */
 export const REDIAL_GROWTH = 1.5;
+/**
+ * While a pick waits with its socket down or presumed dead, it also goes out over plain HTTP
+ * (`POST /api/player/answer`) this often, each request on a fresh connection given up after
+ * BEACON_TIMEOUT_MS (so about four at once). A browser dials one WebSocket to a host at a time,
+ * and that dial's SYN is resent only every second or more; these requests race their own
+ * handshakes, so once the signal is back the first that gets through carries the pick, and a
+ * packet lost from one handshake does not hold the pick up (docs/REALTIME.md).
+ */
+export const BEACON_INTERVAL_MS = 750;
+export const BEACON_TIMEOUT_MS = 3_000;
 /** The phone measures its round trip this often while connected (usePlayerGame's pings). */
 export const RTT_PING_INTERVAL_MS = 3_000;
 /** What a waiting pick's timer looks at next, and when. */
@@ -72,6 +82,8 @@ export interface AnswerSenderDeps {
   send(message: unknown): boolean;
   /** The socket is presumed dead: close it and open a new one. */
   reconnect(): void;
+  /** Sends the pick over HTTP on a fresh connection, abandoned after BEACON_TIMEOUT_MS; fire and forget. */
+  beacon(message: SubmitAnswerMessage): void;
   /** A monotonic clock in ms (performance.now). */
   now(): number;
   setTimer(callback: () => void, ms: number): unknown;
@@ -107,6 +119,8 @@ export class AnswerSender {
   private dialledAtMs: number | null = null;
   /** Redials of the pending pick so far. */
   private redials = 0;
+  /** The pick goes out over HTTP every BEACON_INTERVAL_MS until a socket opens or it is settled. */
+  private beaconTimer: unknown = null;
 
   constructor(private readonly deps: AnswerSenderDeps) {}
 
@@ -180,13 +194,17 @@ export class AnswerSender {
   socketOpened(): void {
     this.socketOpen = true;
     this.heardAtMs = this.deps.now();
+    this.stopBeacons(); // the new socket carries the pick (and carried it in its upgrade request)
     if (this.pending) this.transmit();
   }
 
   socketClosed(): void {
     this.socketOpen = false;
     this.dialledAtMs = this.deps.now();
-    if (this.pending) this.setStatus('offline');
+    if (this.pending) {
+      this.setStatus('offline');
+      this.startBeacons();
+    }
     this.watch();
   }
 
@@ -219,6 +237,7 @@ export class AnswerSender {
 
   dispose(): void {
     this.stopTimer();
+    this.stopBeacons();
   }
 
   private message(): SubmitAnswerMessage | null {
@@ -235,6 +254,7 @@ export class AnswerSender {
     const sent = this.socketOpen && this.deps.send(message);
     if (!sent) {
       this.setStatus('offline');
+      this.startBeacons();
       return;
     }
     this.sentAtMs = this.deps.now();
@@ -294,13 +314,35 @@ export class AnswerSender {
     if (next.what === 'redial') this.redials++;
     this.dialledAtMs = this.deps.now();
     this.deps.reconnect();
+    this.startBeacons();
     this.watch();
   }
 
   private settle(status: 'counted' | 'late'): void {
     this.pending = null;
     this.stopTimer();
+    this.stopBeacons();
     this.setStatus(status);
+  }
+
+  /** Sends the pick over HTTP now and every BEACON_INTERVAL_MS after, unless already doing so. */
+  private startBeacons(): void {
+    if (this.beaconTimer !== null) return;
+    const beacon = () => {
+      const message = this.message();
+      if (!message) {
+        this.beaconTimer = null;
+        return;
+      }
+      this.deps.beacon(message);
+      this.beaconTimer = this.deps.setTimer(beacon, BEACON_INTERVAL_MS);
+    };
+    beacon();
+  }
+
+  private stopBeacons(): void {
+    if (this.beaconTimer !== null) this.deps.clearTimer(this.beaconTimer);
+    this.beaconTimer = null;
   }
 
   private stopTimer(): void {

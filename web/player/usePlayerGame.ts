@@ -4,7 +4,7 @@ import { serverTimeOf } from '../common/realtime/liveState';
 import { useServerClock, type ServerClockHandle } from '../common/realtime/serverClock';
 import { useSessionSocket, type SocketStatus } from '../common/realtime/useSessionSocket';
 import { errorToast } from '../common/toast';
-import { AnswerSender, type AnswerStatus, RTT_PING_INTERVAL_MS } from './answer-sender';
+import { AnswerSender, type AnswerStatus, BEACON_TIMEOUT_MS, RTT_PING_INTERVAL_MS } from './answer-sender';
 import { INITIAL_PLAYER_STATE, reducePlayer, type PlayerGameState } from './playerGameState';
 import type { StoredPlayer } from './playerStorage';
 
@@ -38,11 +38,25 @@ export function usePlayerGame(
   const [answerStatus, setAnswerStatus] = useState<AnswerStatus>('idle');
   const socketRef = useRef<{ send: (m: unknown) => boolean; reconnect: () => void }>({ send: () => false, reconnect: () => undefined });
   const pings = useRef(new Map<number, number>());
+  const credentials = useRef({ sessionId, player });
+  credentials.current = { sessionId, player };
   const [sender] = useState(
     () =>
       new AnswerSender({
         send: (message) => socketRef.current.send(message),
         reconnect: () => socketRef.current.reconnect(),
+        beacon: (message) => {
+          const { sessionId: id, player: me } = credentials.current;
+          if (!me) return;
+          // Fire and forget: the confirmation comes on the socket the phone is reopening.
+          fetch('/api/player/answer', {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ sessionId: id, playerId: me.id, playerToken: me.playerToken, answer: message }),
+            cache: 'no-store',
+            signal: AbortSignal.timeout(BEACON_TIMEOUT_MS),
+          }).catch(() => undefined);
+        },
         now: () => performance.now(),
         setTimer: (callback, ms) => setTimeout(callback, ms),
         clearTimer: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),

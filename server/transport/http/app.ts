@@ -21,6 +21,7 @@ import { resultsRoutes } from './results/routes.js';
 import { auditoriumRoutes } from './auditoriums/routes.js';
 import { auditoriumScreenRoutes, showtimeRoutes } from './showtimes/routes.js';
 import { publicRoutes } from './public/routes.js';
+import { playerAnswerRoutes } from './players/answer-route.js';
 import { screenLinkRoutes } from './screens/routes.js';
 import { opsRoutes } from './ops/routes.js';
 import { installRequestTelemetry, loggingOptions } from '../../ops/logging.js';
@@ -82,6 +83,7 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
   // Public calls: login, public session info, join links, player registration.
   authRoutes(app, deps);
   publicRoutes(app, deps);
+  playerAnswerRoutes(app, deps);
   auditoriumScreenRoutes(app, deps);
   opsRoutes(app, deps);
   for (const module of options.publicRoutes ?? []) module(app, deps);

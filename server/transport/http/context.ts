@@ -13,6 +13,7 @@ import type { MediaStore } from '../../domain/media/store.js';
 import type { Metrics } from '../../ops/metrics.js';
 import type { Readiness } from '../../ops/readiness.js';
 import type { LiveGames } from '../../domain/sessions/live-games.js';
+import type { PlayerAnswers } from './players/player-answers.js';
 
 /** What route handlers may use; wired once in main.ts (or a test). */
 export interface AppDeps {
@@ -36,6 +37,8 @@ export interface AppDeps {
   readiness: Readiness;
   /** Every live game's figures for the operator's overview (GET /api/admin/live). */
   liveGames: LiveGames;
+  /** Picks phones send over HTTP while their socket is down (DESIGN §14); the socket server takes them. */
+  playerAnswers: PlayerAnswers;
   /** The time showtimes are judged by (past, upcoming, next); the pre-show scheduler reads the same. */
   clock: { now(): number };
 }

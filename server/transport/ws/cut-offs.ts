@@ -22,11 +22,15 @@ export class CutOffs {
     for (const [k, atMs] of this.heardAtMs) if (nowMs - atMs > MAX_ALLOWANCE_MS) this.heardAtMs.delete(k);
   }
 
-  /** The last word from this player's other sockets (open or recently gone); null when there were none. */
-  lastHeard(hub: Hub, sessionId: string, playerId: string): number | null {
+  /**
+   * The last word from this player's other sockets (open or recently gone); null when there were
+   * none. A new socket takes the gone ones' entry (`take`); a pick sent over HTTP leaves it for the
+   * socket that follows.
+   */
+  lastHeard(hub: Hub, sessionId: string, playerId: string, take = true): number | null {
     const key = `${sessionId} ${playerId}`;
     let last = this.heardAtMs.get(key) ?? null;
-    this.heardAtMs.delete(key);
+    if (take) this.heardAtMs.delete(key);
     for (const client of hub.playerClients(sessionId, playerId)) if (last === null || client.heardAtMs > last) last = client.heardAtMs;
     return last;
   }

@@ -16,7 +16,8 @@ import type { IncomingMessage, Server as HttpServer } from 'node:http';
 import type { Duplex } from 'node:stream';
 import WebSocket, { WebSocketServer, type RawData } from 'ws';
 import {
-  CLOSE_CODES, ERROR_CODES, MAX_CLIENT_FRAME_BYTES, MAX_CLIENT_MESSAGE_BURST, MAX_CLIENT_MESSAGES_PER_SECOND, errorMessage, parseClientMessage,
+  CLOSE_CODES, ERROR_CODES, MAX_CLIENT_FRAME_BYTES, MAX_CLIENT_MESSAGE_BURST, MAX_CLIENT_MESSAGES_PER_SECOND, type SubmitAnswerMessage, errorMessage,
+  parseClientMessage,
 } from '../../../protocol/index.js';
 import type { EngineEvent } from '../../game/engine/index.js';
 import type { RoomDirectory, RoomLog, RoomPort } from '../../game/rooms/index.js';
@@ -24,12 +25,35 @@ import { type AuthDeps, type ConnectionAuth, authenticateConnection } from './au
 import { type Client, type Hub, newClient } from './hub.js';
 import type { AdminSockets } from './admin-sockets.js';
 import { CutOffs } from './cut-offs.js';
+import { LinkDelay } from './link-delay.js';
 
 export const WS_PATH = '/ws';
 /** RFC 6455 "internal error": something failed on our side while connecting. */
 const INTERNAL_ERROR = 1011;
 /** The upgrade's `answer` parameter: a submit_answer message is about 150 bytes. */
 export const MAX_UPGRADE_ANSWER_CHARS = 1_024;
+
+/** A pick sent over HTTP (`POST /api/player/answer`) by a phone whose socket is down, checked by the route's schema. */
+export interface HttpAnswer {
+  sessionId: string;
+  playerId: string;
+  playerToken: string;
+  answer: SubmitAnswerMessage;
+}
+
+/** 202: handed to the game (its confirmation goes to the player's sockets); else why not. */
+export type HttpAnswerOutcome = { status: 202 } | { status: 400 | 401 | 403 | 404 | 429 | 503; message: string };
+
+/** A refused connection's close code, as the HTTP status it mirrors (protocol CLOSE_CODES). */
+const STATUS_OF_CLOSE: Record<number, 400 | 401 | 403 | 404> = {
+  [CLOSE_CODES.badRequest]: 400,
+  [CLOSE_CODES.unauthorized]: 401,
+  [CLOSE_CODES.removed]: 403,
+  [CLOSE_CODES.notFound]: 404,
+};
+
+/** Per-player buckets of HTTP picks idle this long are forgotten (swept at most this often). */
+const HTTP_BUCKET_IDLE_MS = 10_000;
 
 export interface SocketServerDeps extends AuthDeps {
   httpServer: HttpServer;
@@ -58,6 +82,9 @@ export class SocketServer {
   private readonly cutOffs = new CutOffs();
   private nextConnectionId = 1;
   private closing = false;
+  /** HTTP picks per player: a token bucket each, as a socket's messages have. */
+  private readonly httpBuckets = new Map<string, { tokens: number; atMs: number }>();
+  private httpBucketsSweptAtMs = 0;
 
   constructor(private readonly deps: SocketServerDeps) {
     deps.httpServer.on('upgrade', this.onUpgrade);
@@ -187,6 +214,68 @@ export class SocketServer {
     }
     this.withinRate(client);
     this.handle(client, room, parsed, client.heardAtMs);
+  }
+
+  /**
+   * A pick sent over plain HTTP by a phone whose socket is down or silent (DESIGN §14,
+   * docs/REALTIME.md): a browser dials one WebSocket to a host at a time, but several requests at
+   * once, so after a loss of signal the first handshake that gets through carries the pick. Checked
+   * as a player's upgrade is (token, kick, session), limited as a socket's messages are, credited as
+   * an answer on a new socket is (its allowance: the time the server last heard from that player, up
+   * to now), and stamped once checked, as the pick in an upgrade request is. The engine's acceptance goes to the player's sockets (the
+   * one the phone is reopening learns it); its replies to this request have no socket and are
+   * dropped, so a refusal (late, wrong question) reaches the phone through its socket too.
+   */
+  async answerOverHttp(request: HttpAnswer): Promise<HttpAnswerOutcome> {
+    const arrivedAtMs = Date.now();
+    if (this.closing) return { status: 503, message: 'The server is restarting' };
+    const { sessionId, playerId, playerToken, answer } = request;
+    if (!this.httpWithinRate(`${sessionId} ${playerId}`, arrivedAtMs)) return { status: 429, message: 'Too many answers' };
+    let auth: ConnectionAuth;
+    try {
+      auth = await authenticateConnection(new URLSearchParams({ type: 'player', sessionId, playerId, playerToken }), this.deps);
+    } catch (err) {
+      this.deps.log.error({ err }, 'http answer authentication failed');
+      return { status: 503, message: 'Server error, please retry' };
+    }
+    if (!auth.ok) return { status: STATUS_OF_CLOSE[auth.code] ?? 503, message: auth.reason };
+    const room = await this.deps.rooms.acquire(sessionId);
+    if (!room) return { status: 404, message: 'Session not found' };
+    let allowanceMs: number | undefined;
+    if (this.deps.measureLinks !== false) {
+      const link = new LinkDelay();
+      const lastHeardAtMs = this.cutOffs.lastHeard(this.deps.hub, sessionId, playerId, false);
+      // The socket the phone gave up on is usually still open here: its stall carries over.
+      const [previous] = this.deps.hub.playerClients(sessionId, playerId);
+      if (lastHeardAtMs !== null) link.cutOff(arrivedAtMs, lastHeardAtMs, previous?.link);
+      allowanceMs = link.allowanceMs(arrivedAtMs, arrivedAtMs);
+    }
+    room.dispatch({
+      type: 'submit_answer',
+      connectionId: `h${this.nextConnectionId++}`,
+      playerId,
+      questionId: answer.questionId,
+      selectedIndex: answer.selectedIndex,
+      answerId: answer.answerId,
+      reactionMs: answer.reactionMs,
+      allowanceMs,
+    });
+    room.release();
+    return { status: 202 };
+  }
+
+  private httpWithinRate(key: string, nowMs: number): boolean {
+    if (nowMs - this.httpBucketsSweptAtMs > HTTP_BUCKET_IDLE_MS) {
+      this.httpBucketsSweptAtMs = nowMs;
+      for (const [k, bucket] of this.httpBuckets) if (nowMs - bucket.atMs > HTTP_BUCKET_IDLE_MS) this.httpBuckets.delete(k);
+    }
+    const bucket = this.httpBuckets.get(key) ?? { tokens: MAX_CLIENT_MESSAGE_BURST, atMs: nowMs };
+    bucket.tokens = Math.min(MAX_CLIENT_MESSAGE_BURST, bucket.tokens + ((nowMs - bucket.atMs) / 1000) * MAX_CLIENT_MESSAGES_PER_SECOND);
+    bucket.atMs = nowMs;
+    this.httpBuckets.set(key, bucket);
+    if (bucket.tokens < 1) return false;
+    bucket.tokens -= 1;
+    return true;
   }
 
   private onMessage(client: Client, room: RoomPort, data: RawData, isBinary: boolean): void {

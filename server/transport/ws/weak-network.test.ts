@@ -3,13 +3,13 @@
  * phone's own answer path (web/player/answer-sender.ts) over a shaping TCP proxy with 300 ms each
  * way, and a 4 s loss of signal right as the player taps. The socket is not closed by the loss
  * (TCP keeps it up), so the phone must notice the silence itself, reconnect with the pick in the
- * new socket's upgrade request (as the phone's socket hook does) and resend it on that socket; the
- * server must credit the tap with the player's true reaction time.
+ * new socket's upgrade request (as the phone's socket hook does), send it over HTTP meanwhile, and
+ * resend it on the new socket; the server must credit the tap with the player's true reaction time.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import type { ServerMessage } from '../../../protocol/index.js';
-import { AnswerSender, type AnswerStatus } from '../../../web/player/answer-sender.js';
+import { AnswerSender, type AnswerStatus, BEACON_TIMEOUT_MS } from '../../../web/player/answer-sender.js';
 import { attemptUrl } from '../../../web/common/realtime/timings.js';
 import { pointsForCorrectAnswer } from '../../game/engine/index.js';
 import { TestApi } from '../../testing/api.js';
@@ -30,6 +30,8 @@ class ShapedPhone {
   readonly urls: string[] = [];
   private waiters: (() => void)[] = [];
   readonly sender: AnswerSender;
+  /** The HTTP status of every pick sent over HTTP (0: given up). */
+  readonly beacons: Promise<number>[] = [];
 
   constructor(private readonly url: string) {
     let ids = 0;
@@ -40,6 +42,22 @@ class ShapedPhone {
         return true;
       },
       reconnect: () => this.connect(),
+      beacon: (message) => {
+        // As the phone's fetch: over the same shaped link, on a connection of its own.
+        const { searchParams } = new URL(this.url);
+        const credentials = Object.fromEntries(['sessionId', 'playerId', 'playerToken'].map((k) => [k, searchParams.get(k)]));
+        this.beacons.push(
+          fetch(new URL('/api/player/answer', this.url.replace(/^ws/, 'http')), {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ ...credentials, answer: message }),
+            signal: AbortSignal.timeout(BEACON_TIMEOUT_MS),
+          }).then(
+            (response) => response.status,
+            () => 0,
+          ),
+        );
+      },
       now: () => performance.now(),
       setTimer: (callback, ms) => setTimeout(callback, ms),
       clearTimer: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
@@ -144,6 +162,9 @@ describe('a phone on a weak link that loses signal as it taps', () => {
       expect(phone.statuses).toEqual(expect.arrayContaining(['sending', 'offline', 'counted']));
       expect(phone.statuses.indexOf('offline')).toBeLessThan(phone.statuses.indexOf('counted'));
       expect(phone.statuses.at(-1)).toBe('counted');
+      // While the socket was down the pick went out over HTTP too, and a request that got through was taken.
+      expect(phone.beacons.length).toBeGreaterThan(0);
+      expect(await Promise.all(phone.beacons)).toContain(202);
       // The reconnect carried the pick in its upgrade request: the same message, id and reaction.
       const carried = phone.urls.slice(1).map((url) => new URL(url).searchParams.get('answer'));
       expect(carried.length).toBeGreaterThan(0);
