@@ -22,6 +22,15 @@ function countSubmissions(page: Page): () => number {
   return () => count;
 }
 
+/** Picks the phone sent over HTTP (DESIGN §14): requests started, whether or not they got through. */
+function countHttpPicks(page: Page): () => number {
+  let count = 0;
+  page.on('request', (request) => {
+    if (new URL(request.url()).pathname === '/api/player/answer') count++;
+  });
+  return () => count;
+}
+
 describe('reconnecting phones and display', () => {
   let h: GameHarness;
   beforeAll(async () => {
@@ -37,6 +46,7 @@ describe('reconnecting phones and display', () => {
     await display.getByTestId('display-lobby').waitFor();
     const [ana, ben] = await Promise.all([h.phone(), h.phone()]);
     const submissions = countSubmissions(ana.page);
+    const httpPicks = countHttpPicks(ana.page);
     await Promise.all([joinThroughForm(ana.page, id, 'Ana', 'ana@example.com'), joinThroughForm(ben.page, id, 'Ben', 'ben@example.com')]);
     await text(ana.page, "You're in, Ana!").waitFor();
     await text(ben.page, "You're in, Ben!").waitFor();
@@ -55,6 +65,8 @@ describe('reconnecting phones and display', () => {
     await shot(ana.page, 'phone-offline-pick');
     await ana.page.waitForTimeout(1500);
     expect(submissions()).toBe(0);
+    // Meanwhile it keeps trying over HTTP too, on fresh connections (refused here: the phone is offline).
+    expect(httpPicks()).toBeGreaterThanOrEqual(2);
 
     // The display drops too, keeps its picture, and says it is reconnecting.
     await display.context().setOffline(true);
@@ -69,8 +81,11 @@ describe('reconnecting phones and display', () => {
     await display.getByTestId('connection-badge').waitFor({ state: 'detached' });
     await expect.poll(submissions, { timeout: 5000 }).toBe(1);
     await text(ana.page, 'Answer submitted! Waiting for results...').waitFor();
+    const httpPicksBack = httpPicks();
     await ana.page.waitForTimeout(1500);
     expect(submissions()).toBe(1);
+    // Confirmed: no more tries over HTTP.
+    expect(httpPicks()).toBe(httpPicksBack);
 
     // A reload mid-question: the server's state restores the lock and the pick, nothing is resent.
     await ana.page.reload();
