@@ -50,6 +50,32 @@ describe('owner failover behind nginx (3 child processes)', () => {
 
   const ownerOf = async (sessionId: string) => (await redis.get(`${prefix}:lease:${sessionId}`))?.split(':')[0] ?? null;
 
+  it('a pick over HTTP reaches the owner from whichever instance nginx picks, on a connection closed after it', { timeout: 120_000 }, async () => {
+    const token = await adminToken(nginx.baseUrl);
+    const game: HttpGame = await createHttpGame(nginx.baseUrl, token, [{ text: 'Who directed Heat?', correctIndex: 2, points: 100, timeLimitSeconds: 40 }], PLAYERS);
+    const phones = game.players.map((p) => new Phone(nginx.baseUrl, { type: 'player', sessionId: game.sessionId, playerId: p.id, playerToken: p.playerToken }));
+    for (const phone of phones) await phone.open();
+    await api(nginx.baseUrl, 'POST', `/api/admin/sessions/${game.sessionId}/start`, token, {});
+    const [q] = game.questions;
+    for (const phone of phones) await phone.waitFor((m) => m.type === 'session_state' && m.phase === 'question');
+    // Round robin over three instances: most of these requests land on one that does not own the game.
+    for (const [i, p] of game.players.entries()) {
+      const answer = { type: 'submit_answer', questionId: q.id, selectedIndex: 2, answerId: `http-${i}`, reactionMs: 900 };
+      const res = await fetch(`${nginx.baseUrl}/api/player/answer`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ sessionId: game.sessionId, playerId: p.id, playerToken: p.playerToken, answer }),
+      });
+      expect(res.status).toBe(202);
+      expect(res.headers.get('connection')).toBe('close');
+      expect(await phones[i].waitFor((m) => m.type === 'answer_accepted' && m.answerId === `http-${i}`)).toMatchObject({ questionId: q.id, selectedIndex: 2 });
+    }
+    // Everyone answered: the question ends early, each result counted.
+    const results = await Promise.all(phones.map((p) => p.waitFor((m) => m.type === 'answer_result' && m.questionId === q.id, 30_000)));
+    expect(results.every((r) => r.isCorrect && r.pointsEarned > 0)).toBe(true);
+    for (const phone of phones) await phone.close();
+  });
+
   it('SIGKILL of the owner mid-question: taken over within 5 s, no confirmed answer lost, scores exact', { timeout: 180_000 }, async () => {
     const token = await adminToken(nginx.baseUrl);
     const game: HttpGame = await createHttpGame(nginx.baseUrl, token, [{ text: 'Who directed Alien?', correctIndex: 3, points: 100, timeLimitSeconds: 40 }], PLAYERS);

@@ -53,6 +53,16 @@ ${upstreams.map((u) => `    server ${u} max_fails=1 fail_timeout=2s;`).join('\n'
       proxy_next_upstream error timeout http_502 http_503;
       proxy_buffering off;
     }
+    location = /api/player/answer {
+      keepalive_timeout 0;
+      proxy_pass http://marquee;
+      proxy_http_version 1.1;
+      proxy_set_header Host $host;
+      proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
+      proxy_set_header X-Forwarded-Proto $scheme;
+      proxy_connect_timeout 2s;
+      proxy_next_upstream error timeout http_502 http_503 non_idempotent;
+    }
   }
 }
 `;
