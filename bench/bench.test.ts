@@ -117,8 +117,12 @@ describe('npm run bench -- many, on 6 sessions of 4 phones', () => {
       expect(r.answersLost + r.questionsMissed + r.errorsReceived).toBe(0);
       expect(r.fanOutMs.count).toBe(24);
       expect(r.questionEndAtDisplayMs.count).toBe(6);
-      expect(r.setupSeconds).toBeGreaterThan(r.sessionsSetupSeconds);
-      expect(r.setupServerCpuSeconds).toBeGreaterThan(0);
+      // Setup = sessions live + players registered; each figure is rounded to 10 ms, and 24
+      // registrations on the in-memory baseline can take less than that.
+      expect(r.registerSeconds).toBeGreaterThanOrEqual(0);
+      expect(Math.abs(r.setupSeconds - (r.sessionsSetupSeconds + r.registerSeconds))).toBeLessThanOrEqual(0.02);
+      // Read in the kernel's 10 ms ticks: the in-memory baseline's small setup may take none.
+      expect(r.setupServerCpuSeconds).toBeGreaterThanOrEqual(target === 'marquee' ? 0.01 : 0);
       expect(r.idleCpuPercent).toBeGreaterThanOrEqual(0);
       expect(Number.isFinite(r.rssPerSessionKb)).toBe(true);
     }

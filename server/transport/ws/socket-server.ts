@@ -230,7 +230,10 @@ export class SocketServer {
     const arrivedAtMs = Date.now();
     if (this.closing) return { status: 503, message: 'The server is restarting' };
     const { sessionId, playerId, playerToken, answer } = request;
-    if (!this.httpWithinRate(`${sessionId} ${playerId}`, arrivedAtMs)) return { status: 429, message: 'Too many answers' };
+    const key = `${sessionId} ${playerId}`;
+    // A player already over the limit is refused before any lookup; buckets are made only for
+    // proven players, so requests with made-up ids cannot grow the map.
+    if ((this.refilledBucket(key, arrivedAtMs)?.tokens ?? 1) < 1) return { status: 429, message: 'Too many answers' };
     let auth: ConnectionAuth;
     try {
       auth = await authenticateConnection(new URLSearchParams({ type: 'player', sessionId, playerId, playerToken }), this.deps);
@@ -239,6 +242,10 @@ export class SocketServer {
       return { status: 503, message: 'Server error, please retry' };
     }
     if (!auth.ok) return { status: STATUS_OF_CLOSE[auth.code] ?? 503, message: auth.reason };
+    const bucket = this.refilledBucket(key, arrivedAtMs) ?? { tokens: MAX_CLIENT_MESSAGE_BURST, atMs: arrivedAtMs };
+    if (bucket.tokens < 1) return { status: 429, message: 'Too many answers' };
+    bucket.tokens -= 1;
+    this.httpBuckets.set(key, bucket);
     const room = await this.deps.rooms.acquire(sessionId);
     if (!room) return { status: 404, message: 'Session not found' };
     let allowanceMs: number | undefined;
@@ -264,18 +271,17 @@ export class SocketServer {
     return { status: 202 };
   }
 
-  private httpWithinRate(key: string, nowMs: number): boolean {
+  /** A player's bucket of HTTP picks refilled to now (as a socket's, `withinRate`); undefined when it has none. */
+  private refilledBucket(key: string, nowMs: number): { tokens: number; atMs: number } | undefined {
     if (nowMs - this.httpBucketsSweptAtMs > HTTP_BUCKET_IDLE_MS) {
       this.httpBucketsSweptAtMs = nowMs;
       for (const [k, bucket] of this.httpBuckets) if (nowMs - bucket.atMs > HTTP_BUCKET_IDLE_MS) this.httpBuckets.delete(k);
     }
-    const bucket = this.httpBuckets.get(key) ?? { tokens: MAX_CLIENT_MESSAGE_BURST, atMs: nowMs };
+    const bucket = this.httpBuckets.get(key);
+    if (!bucket) return undefined;
     bucket.tokens = Math.min(MAX_CLIENT_MESSAGE_BURST, bucket.tokens + ((nowMs - bucket.atMs) / 1000) * MAX_CLIENT_MESSAGES_PER_SECOND);
     bucket.atMs = nowMs;
-    this.httpBuckets.set(key, bucket);
-    if (bucket.tokens < 1) return false;
-    bucket.tokens -= 1;
-    return true;
+    return bucket;
   }
 
   private onMessage(client: Client, room: RoomPort, data: RawData, isBinary: boolean): void {

@@ -98,7 +98,9 @@ describe.each(DIALECTS)('a pick over HTTP on %s', (dialect) => {
     expect(answerOf(3)).toBeUndefined();
   });
 
-  it('limits a player to a person’s pace, as a socket does', async () => {
+  it('limits a player to a person’s pace, as a socket does, and only the player can use that allowance up', async () => {
+    // Player ids are public (leaderboards): requests under player 4's id with a wrong token are refused and cost that player nothing.
+    for (let i = 0; i < MAX_CLIENT_MESSAGE_BURST + 5; i++) expect((await send(4, pick({ answerId: 'troll' }), 5)).status).toBe(401);
     const statuses: number[] = [];
     for (let i = 0; i < MAX_CLIENT_MESSAGE_BURST + 5; i++) statuses.push((await send(4, pick({ answerId: 'burst-1' }))).status);
     expect(statuses.slice(0, MAX_CLIENT_MESSAGE_BURST)).toEqual(Array(MAX_CLIENT_MESSAGE_BURST).fill(202));
