@@ -218,13 +218,13 @@ export class SocketServer {
 
   /**
    * A pick sent over plain HTTP by a phone whose socket is down or silent (DESIGN §14,
-   * docs/REALTIME.md): a browser dials one WebSocket to a host at a time, but several requests at
-   * once, so after a loss of signal the first handshake that gets through carries the pick. Checked
-   * as a player's upgrade is (token, kick, session), limited as a socket's messages are, credited as
-   * an answer on a new socket is (its allowance: the time the server last heard from that player, up
-   * to now), and stamped once checked, as the pick in an upgrade request is. The engine's acceptance goes to the player's sockets (the
-   * one the phone is reopening learns it); its replies to this request have no socket and are
-   * dropped, so a refusal (late, wrong question) reaches the phone through its socket too.
+   * docs/REALTIME.md): a browser dials one WebSocket to a host at a time but opens several
+   * requests at once, so after a loss of signal the first handshake through carries the pick.
+   * Checked as a player's upgrade is (token, kick, session), limited as a socket's messages are,
+   * credited as a pick on a new socket is (its allowance: the time since the server last heard
+   * from that player), and stamped once checked, as the pick in an upgrade request is. The
+   * engine's acceptance goes to the player's sockets; its replies to this request (a refusal, a
+   * resend's repeat) have no socket and are dropped: the phone learns a refusal from question_end.
    */
   async answerOverHttp(request: HttpAnswer): Promise<HttpAnswerOutcome> {
     const arrivedAtMs = Date.now();
@@ -246,7 +246,14 @@ export class SocketServer {
     if (bucket.tokens < 1) return { status: 429, message: 'Too many answers' };
     bucket.tokens -= 1;
     this.httpBuckets.set(key, bucket);
-    const room = await this.deps.rooms.acquire(sessionId);
+    let room: RoomPort | null;
+    try {
+      room = await this.deps.rooms.acquire(sessionId);
+    } catch (err) {
+      // Loading the game failed (storage down): the phone tries again, as its socket does.
+      this.deps.log.error({ err, sessionId }, 'http answer: the room could not be loaded');
+      return { status: 503, message: 'Server error, please retry' };
+    }
     if (!room) return { status: 404, message: 'Session not found' };
     let allowanceMs: number | undefined;
     if (this.deps.measureLinks !== false) {
