@@ -48,13 +48,16 @@ export function usePlayerGame(
         beacon: (message) => {
           const { sessionId: id, player: me } = credentials.current;
           if (!me) return;
-          // Fire and forget: the confirmation comes on the socket the phone is reopening.
+          // Fire and forget: the confirmation comes on the socket the phone is reopening. An
+          // AbortController and a timer rather than AbortSignal.timeout, which older phones lack.
+          const abort = new AbortController();
+          setTimeout(() => abort.abort(), BEACON_TIMEOUT_MS);
           fetch('/api/player/answer', {
             method: 'POST',
             headers: { 'content-type': 'application/json' },
             body: JSON.stringify({ sessionId: id, playerId: me.id, playerToken: me.playerToken, answer: message }),
             cache: 'no-store',
-            signal: AbortSignal.timeout(BEACON_TIMEOUT_MS),
+            signal: abort.signal,
           }).catch(() => undefined);
         },
         now: () => performance.now(),
