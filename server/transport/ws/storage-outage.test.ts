@@ -3,7 +3,7 @@
  * fake game clock: PostgreSQL behind a proxy that is cut (connections dropped, then refused), and
  * SQLite on a small tmpfs that fills up. While storage is down the room keeps time (ticks go out
  * as the clock moves, the deadline holds), answers are taken and stamped on arrival but
- * `answer_accepted` waits for the commit, /readyz is 503 naming the cause, and a phone that
+ * `answer_accepted` waits for the commit (a pick sent over HTTP as well), /readyz is 503 naming the cause, and a phone that
  * reconnects gets its state from the running room. Once storage is back every held answer is
  * confirmed and scored by its arrival, and /readyz is ready again. The log names the real cause
  * ("disk full", "connection refused"), never a failed rollback in its place.
@@ -132,7 +132,17 @@ function runOutage(name: string, setup: () => Promise<{ database: TestDatabase; 
       const tick = await d.waitFor((m) => m.type === 'timer_tick' && m.serverTime === t0 + 3_000, { from });
       expect(tick).toMatchObject({ endsAt: t0 + TIME_LIMIT_S * 1_000, timeRemaining: TIME_LIMIT_S - 3 });
       expect(d.messages.slice(from).filter((m) => m.type === 'timer_tick').map((m) => m.serverTime)).toEqual([t0 + 2_000, t0 + 3_000]);
-      answer(3, 1);
+      // Player 3 answers over HTTP (DESIGN §14, a phone whose socket is down): taken while storage
+      // is down, its confirmation held for the commit like the rest.
+      const overHttp = await fetch(`${server.baseUrl}/api/player/answer`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          sessionId: game.sessionId, playerId: game.players[3].id, playerToken: game.players[3].playerToken,
+          answer: { type: 'submit_answer', questionId: q.id, selectedIndex: 1, answerId: 'p3-http' },
+        }),
+      });
+      expect(overHttp.status).toBe(202);
       await server.server.realtime.rooms.whenIdle();
 
       // A phone reconnecting now gets its state from the running room (no database read).
