@@ -2,9 +2,9 @@
  * Storage goes away mid-question (DESIGN §16), over real sockets against the real server on a
  * fake game clock: PostgreSQL behind a proxy that is cut (connections dropped, then refused), and
  * SQLite on a small tmpfs that fills up. While storage is down the room keeps time (ticks go out
- * as the clock moves, the deadline holds), answers are taken and stamped on arrival but
- * `answer_accepted` waits for the commit (a pick sent over HTTP as well), /readyz is 503 naming the cause, and a phone that
- * reconnects gets its state from the running room. Once storage is back every held answer is
+ * as the clock moves, the deadline holds), answers are taken and stamped on arrival (a pick sent
+ * over HTTP too) but `answer_accepted` waits for the commit, /readyz is 503 naming the cause, and
+ * a phone that reconnects gets its state from the running room. Once storage is back every held answer is
  * confirmed and scored by its arrival, and /readyz is ready again. The log names the real cause
  * ("disk full", "connection refused"), never a failed rollback in its place.
  */
