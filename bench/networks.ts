@@ -11,7 +11,7 @@
 import http from 'node:http';
 import { performance } from 'node:perf_hooks';
 import WebSocket from 'ws';
-import type { ServerMessage } from '../protocol/index.js';
+import type { ServerMessage, SubmitAnswerMessage } from '../protocol/index.js';
 import { AnswerSender, BEACON_TIMEOUT_MS, RTT_PING_INTERVAL_MS } from '../web/player/answer-sender.js';
 import { RETIRED_SOCKET_MS, attemptUrl } from '../web/common/realtime/timings.js';
 import { pointsForCorrectAnswer } from '../server/game/engine/scoring.js';
@@ -175,7 +175,7 @@ export class BenchPhone {
   }
 
   /** As the phone's fetch does: POST /api/player/answer on a connection of its own, abandoned after BEACON_TIMEOUT_MS. */
-  private beacon(message: unknown): void {
+  private beacon(message: SubmitAnswerMessage): void {
     const ws = new URL(this.url);
     const q = ws.searchParams;
     const body = JSON.stringify({ sessionId: q.get('sessionId'), playerId: q.get('playerId'), playerToken: q.get('playerToken'), answer: message });
@@ -193,6 +193,7 @@ export class BenchPhone {
       },
       (response) => {
         this.note(`beacon ${response.statusCode}`);
+        this.sender?.beaconAnswered(message.answerId, response.statusCode ?? 0);
         response.resume();
       },
     );

@@ -1,6 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ServerMessage } from '../../protocol/index';
-import { AnswerSender, type AnswerStatus, BEACON_INTERVAL_MS, MIN_ACK_TIMEOUT_MS, REDIAL_GROWTH, REDIAL_MS, SILENT_SOCKET_MS } from './answer-sender';
+import {
+  AnswerSender, type AnswerStatus, BEACON_GROWTH, BEACON_INTERVAL_MS, BEACONS_AT_FULL_PACE, MIN_ACK_TIMEOUT_MS, REDIAL_GROWTH, REDIAL_MS, SILENT_SOCKET_MS,
+} from './answer-sender';
 import { DELIVERY_TEXT, deliveryOf } from './phoneMoments';
 import { INITIAL_PLAYER_STATE } from './playerGameState';
 
@@ -318,6 +320,41 @@ describe('the phone’s answer path', () => {
     expect(late.sender.current).toBe('late');
     vi.advanceTimersByTime(5 * BEACON_INTERVAL_MS);
     expect(late.beacons).toHaveLength(1);
+  });
+
+  it('spaces its HTTP requests out after the first few, and sends none once the server has answered one', () => {
+    const slow = harness();
+    slow.sender.socketClosed();
+    slow.sender.questionShown('q1');
+    slow.sender.pick('q1', 1);
+    vi.advanceTimersByTime(60_000);
+    const gaps = slow.beacons.slice(1).map((b, i) => b.atMs - slow.beacons[i].atMs);
+    const expected = Array.from({ length: gaps.length }, (_, i) => Math.round(BEACON_INTERVAL_MS * BEACON_GROWTH ** Math.max(0, i + 1 - BEACONS_AT_FULL_PACE)));
+    // (within a millisecond: the timers take whole ones)
+    expect(gaps.map((gap, i) => Math.abs(gap - expected[i]) <= 1)).toEqual(gaps.map(() => true));
+    expect(gaps.slice(0, BEACONS_AT_FULL_PACE)).toEqual(Array(BEACONS_AT_FULL_PACE).fill(BEACON_INTERVAL_MS));
+    expect(slow.beacons.length).toBeLessThanOrEqual(15); // a minute of a dead network: 14 requests, not 80
+
+    const answered = harness();
+    answered.sender.socketClosed();
+    answered.sender.questionShown('q1');
+    answered.sender.pick('q1', 1);
+    answered.sender.beaconAnswered('pick-1', 503); // a server error: keep trying
+    vi.advanceTimersByTime(BEACON_INTERVAL_MS);
+    expect(answered.beacons).toHaveLength(2);
+    answered.sender.beaconAnswered('another-pick', 202); // not this pick's
+    vi.advanceTimersByTime(BEACON_INTERVAL_MS);
+    expect(answered.beacons).toHaveLength(3);
+    answered.sender.beaconAnswered('pick-1', 202); // the server has it: the confirmation comes on a socket
+    vi.advanceTimersByTime(10 * BEACON_INTERVAL_MS);
+    expect(answered.beacons).toHaveLength(3);
+    // Not even when the socket that opened meanwhile goes silent in its turn.
+    answered.reopen();
+    answered.signal.on = false;
+    vi.advanceTimersByTime(5_000);
+    expect(answered.reconnect).toHaveBeenCalled();
+    expect(answered.beacons).toHaveLength(3);
+    expect(answered.sender.current).not.toBe('counted');
   });
 
   it('counts a pick the server already has when a new socket reports it answered', () => {

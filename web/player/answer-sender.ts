@@ -66,6 +66,14 @@ export const REDIAL_GROWTH = 1.5;
  */
 export const BEACON_INTERVAL_MS = 750;
 export const BEACON_TIMEOUT_MS = 3_000;
+/**
+ * A pick sends this many at that pace (enough to span a loss of signal of a few seconds); each
+ * further one waits BEACON_GROWTH times longer, and none goes out once the server has answered
+ * one. A server that is merely slow (every phone's confirmation late at once) is not met with a
+ * request from every waiting phone every 0.75 s for as long as it stays slow.
+ */
+export const BEACONS_AT_FULL_PACE = 5;
+export const BEACON_GROWTH = 1.5;
 /** The phone measures its round trip this often while connected (usePlayerGame's pings). */
 export const RTT_PING_INTERVAL_MS = 3_000;
 /** What a waiting pick's timer looks at next, and when. */
@@ -82,7 +90,10 @@ export interface AnswerSenderDeps {
   send(message: unknown): boolean;
   /** The socket is presumed dead: close it and open a new one. */
   reconnect(): void;
-  /** Sends the pick over HTTP on a fresh connection, abandoned after BEACON_TIMEOUT_MS; fire and forget. */
+  /**
+   * Sends the pick over HTTP on a fresh connection, abandoned after BEACON_TIMEOUT_MS; reports the
+   * response's status with `beaconAnswered` (none when the request failed or was given up).
+   */
   beacon(message: SubmitAnswerMessage): void;
   /** A monotonic clock in ms (performance.now). */
   now(): number;
@@ -121,6 +132,9 @@ export class AnswerSender {
   private redials = 0;
   /** The pick goes out over HTTP every BEACON_INTERVAL_MS until a socket opens or it is settled. */
   private beaconTimer: unknown = null;
+  /** The pending pick's HTTP requests so far, and whether the server answered one (then no more). */
+  private beacons = 0;
+  private beaconAnswer = false;
 
   constructor(private readonly deps: AnswerSenderDeps) {}
 
@@ -173,7 +187,20 @@ export class AnswerSender {
     this.pending = { questionId, selectedIndex, answerId: this.deps.newId(), reactionMs: Math.max(0, Math.round(this.deps.now() - shownAtMs)) };
     this.secondPathTried = false;
     this.redials = 0;
+    this.beacons = 0;
+    this.beaconAnswer = false;
     this.transmit();
+  }
+
+  /**
+   * The server answered one of the pick's HTTP requests (`status`). 202: it has the pick, whose
+   * confirmation comes on a socket; a refusal (4xx) will not change by asking again. Either way no
+   * more requests for this pick; a server error (5xx) leaves them going.
+   */
+  beaconAnswered(answerId: string | undefined, status: number): void {
+    if (answerId === undefined || this.pending?.answerId !== answerId || status >= 500) return;
+    this.beaconAnswer = true;
+    this.stopBeacons();
   }
 
   /** Anything arrived on the current socket (every message, pongs included): it is alive. */
@@ -325,9 +352,12 @@ export class AnswerSender {
     this.setStatus(status);
   }
 
-  /** Sends the pick over HTTP now and every BEACON_INTERVAL_MS after, unless already doing so. */
+  /**
+   * Sends the pick over HTTP now and again every BEACON_INTERVAL_MS (later ones further apart),
+   * unless already doing so or the server has answered one.
+   */
   private startBeacons(): void {
-    if (this.beaconTimer !== null) return;
+    if (this.beaconTimer !== null || this.beaconAnswer) return;
     const beacon = () => {
       const message = this.message();
       if (!message) {
@@ -335,7 +365,9 @@ export class AnswerSender {
         return;
       }
       this.deps.beacon(message);
-      this.beaconTimer = this.deps.setTimer(beacon, BEACON_INTERVAL_MS);
+      this.beacons++;
+      const slower = Math.max(0, this.beacons - BEACONS_AT_FULL_PACE);
+      this.beaconTimer = this.deps.setTimer(beacon, BEACON_INTERVAL_MS * BEACON_GROWTH ** slower);
     };
     beacon();
   }

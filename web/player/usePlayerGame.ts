@@ -40,33 +40,37 @@ export function usePlayerGame(
   const pings = useRef(new Map<number, number>());
   const credentials = useRef({ sessionId, player });
   credentials.current = { sessionId, player };
-  const [sender] = useState(
-    () =>
-      new AnswerSender({
-        send: (message) => socketRef.current.send(message),
-        reconnect: () => socketRef.current.reconnect(),
-        beacon: (message) => {
-          const { sessionId: id, player: me } = credentials.current;
-          if (!me) return;
-          // Fire and forget: the confirmation comes on the socket the phone is reopening. An
-          // AbortController and a timer rather than AbortSignal.timeout, which older phones lack.
-          const abort = new AbortController();
-          setTimeout(() => abort.abort(), BEACON_TIMEOUT_MS);
-          fetch('/api/player/answer', {
-            method: 'POST',
-            headers: { 'content-type': 'application/json' },
-            body: JSON.stringify({ sessionId: id, playerId: me.id, playerToken: me.playerToken, answer: message }),
-            cache: 'no-store',
-            signal: abort.signal,
-          }).catch(() => undefined);
-        },
-        now: () => performance.now(),
-        setTimer: (callback, ms) => setTimeout(callback, ms),
-        clearTimer: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
-        newId: randomId,
-        onStatus: setAnswerStatus,
-      }),
-  );
+  const [sender] = useState(() => {
+    const created: AnswerSender = new AnswerSender({
+      send: (message) => socketRef.current.send(message),
+      reconnect: () => socketRef.current.reconnect(),
+      beacon: (message) => {
+        const { sessionId: id, player: me } = credentials.current;
+        if (!me) return;
+        // The confirmation comes on the socket the phone is reopening; the server's answer here
+        // only stops further requests. An AbortController and a timer rather than
+        // AbortSignal.timeout, which older phones lack.
+        const abort = new AbortController();
+        setTimeout(() => abort.abort(), BEACON_TIMEOUT_MS);
+        fetch('/api/player/answer', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ sessionId: id, playerId: me.id, playerToken: me.playerToken, answer: message }),
+          cache: 'no-store',
+          signal: abort.signal,
+        }).then(
+          (response) => created.beaconAnswered(message.answerId, response.status),
+          () => undefined,
+        );
+      },
+      now: () => performance.now(),
+      setTimer: (callback, ms) => setTimeout(callback, ms),
+      clearTimer: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
+      newId: randomId,
+      onStatus: setAnswerStatus,
+    });
+    return created;
+  });
 
   const onMessage = useCallback(
     (message: ServerMessage) => {

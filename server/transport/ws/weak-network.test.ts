@@ -53,7 +53,10 @@ class ShapedPhone {
             body: JSON.stringify({ ...credentials, answer: message }),
             signal: AbortSignal.timeout(BEACON_TIMEOUT_MS),
           }).then(
-            (response) => response.status,
+            (response) => {
+              this.sender.beaconAnswered(message.answerId, response.status);
+              return response.status;
+            },
             () => 0,
           ),
         );
