@@ -7,11 +7,11 @@
  * socket is treated as dead (the screen says so). A second path is tried sooner, once, at 1.5 s
  * unconfirmed even on a slow link, still shown as "sending": a pick lost to a dropped packet may
  * otherwise meet a loss of signal before its TCP resend. Either way a new socket is opened and the
- * same pick goes out again: in the new
- * socket's upgrade request itself (`upgradeParams`, one round trip sooner than a message after the
- * handshake) and once more on it when it opens (the server answers resends of an id with the same
- * acceptance, so sending twice is harmless); until that socket opens, the pick also goes out over
- * plain HTTP on fresh connections (`startBeacons`). The pick is given up only when its question is over.
+ * same pick goes out again: in the new socket's upgrade request itself (`upgradeParams`, one round
+ * trip sooner than a message after the handshake) and once more on it when it opens (the server
+ * answers resends of an id with the same acceptance, so sending twice is harmless); until that
+ * socket opens, the pick also goes out over plain HTTP on fresh connections (`startBeacons`). The
+ * pick is given up only when its question is over.
  *
  * Before the tap a silent socket is left alone (measured: replacing it at once made things
  * worse): once the signal is back, a pick sent on it goes straight through, as long as the phone
