@@ -15,7 +15,10 @@ const answerBody = z.object({ sessionId: id, playerId: id, playerToken: id, answ
 const ANSWER_BODY_LIMIT = 4_096;
 
 export const playerAnswerRoutes: RouteModule = (app, { playerAnswers }) => {
-  app.post('/api/player/answer', { bodyLimit: ANSWER_BODY_LIMIT, schema: { tags, body: answerBody } }, async (request, reply) => {
+  const description =
+    'A pick sent by a phone whose socket is down (DESIGN §14): the same submit_answer message, with the player\'s credentials. ' +
+    '202 means handed to the game: its acceptance goes to the player\'s sockets (answer_accepted); a refusal is not sent back.';
+  app.post('/api/player/answer', { bodyLimit: ANSWER_BODY_LIMIT, schema: { tags, body: answerBody, description } }, async (request, reply) => {
     const outcome = await playerAnswers.submit(request.body);
     // The phone sends each pick on a fresh connection; one kept open in its pool could be the
     // next to die in a loss of signal.
