@@ -10,7 +10,7 @@ import WebSocket from 'ws';
 import { parse } from 'csv-parse/sync';
 import { registerPlayers } from './api.js';
 import { descriptorsFor } from './open-files.js';
-import { BenchPhone, PROFILES, type PhoneLink, QUESTION_SECONDS, type ClientKind, type ProfileFigures, profileFigures, sleep } from './networks.js';
+import { BenchPhone, PROFILES, type PhoneLink, QUESTION_SECONDS, type ClientKind, type ProfileFigures, profileFigures, sleep, standingAtClose } from './networks.js';
 import { ShapedLink } from './shaper.js';
 import { PacketShaper } from './netns.js';
 import { distribution, type Distribution } from './stats.js';
@@ -86,8 +86,7 @@ export async function runNetworks(client: ClientKind, shaper: ShaperKind, phones
     // The display: deadlines, reveal times, and the basement's signal losses scheduled per question.
     const questionEnds = new Map<string, number>();
     const revealPast: number[] = [];
-    const cutOffAtEnd = new Set<string>(); // `${phone index}#${questionId}`
-    const unreachableAtEnd = new Set<string>(); // signal back less than one longest one-way delay before the close
+    const standings = new Map<string, ReturnType<typeof standingAtClose>>(); // `${phone index}#${questionId}`
     const deadlines = new Map<string, number>();
     display = new WebSocket(`ws://127.0.0.1:${port}/ws?${new URLSearchParams({ type: 'display', sessionId: session.id })}`);
     display.on('message', (data) => {
@@ -109,11 +108,7 @@ export async function runNetworks(client: ClientKind, shaper: ShaperKind, phones
         questionEnds.set(message.questionId, now);
         // An early end (everyone answered) counts as 0 past the deadline.
         revealPast.push(Math.max(0, now - (deadlines.get(message.questionId) ?? now)));
-        for (const [i, phone] of crowd.entries()) {
-          if (phone.link.cutOffNow) cutOffAtEnd.add(`${i}#${message.questionId}`);
-          const { oneWayMs, jitterMs } = phone.profile;
-          if (phone.link.cutOffEndsAtMs > now - oneWayMs - jitterMs) unreachableAtEnd.add(`${i}#${message.questionId}`);
-        }
+        for (const [i, phone] of crowd.entries()) standings.set(`${i}#${message.questionId}`, standingAtClose(phone.profile, phone.link, now));
       }
     });
     await new Promise((resolve) => display!.once('open', resolve));
@@ -133,9 +128,8 @@ export async function runNetworks(client: ClientKind, shaper: ShaperKind, phones
       const asking = phoneByEmail.get(email)?.askings.get(questionId);
       if (asking) asking.counted = { points: Number(points) };
     }
-    const wasCutOff = (phone: BenchPhone, questionId: string) => cutOffAtEnd.has(`${crowd.indexOf(phone)}#${questionId}`);
-    const wasUnreachable = (phone: BenchPhone, questionId: string) => unreachableAtEnd.has(`${crowd.indexOf(phone)}#${questionId}`);
-    const profiles = PROFILES.map((profile) => profileFigures(profile, crowd.filter((p) => p.profile === profile), questionEnds, wasCutOff, wasUnreachable));
+    const standing = (phone: BenchPhone, questionId: string) => standings.get(`${crowd.indexOf(phone)}#${questionId}`);
+    const profiles = PROFILES.map((profile) => profileFigures(profile, crowd.filter((p) => p.profile === profile), questionEnds, standing));
     return { client, shaper, phones, questions, profiles, revealPastDeadlineMs: distribution(revealPast) };
   } finally {
     display?.terminate();
@@ -147,11 +141,11 @@ export async function runNetworks(client: ClientKind, shaper: ShaperKind, phones
 }
 
 export function formatNetworks(results: NetworksResult[]): string {
-  const lines = ['client  profile    seen p50/p99 ms   taps  lost (cut off/unreachable)  deficit mean/max %  accepted after end'];
+  const lines = ['client  profile    seen p50/p99 ms   taps  lost (cut off/unreachable/no handshake)  deficit mean/max %  accepted after end'];
   for (const result of results) {
     for (const p of result.profiles) {
       lines.push(
-        `${result.client.padEnd(7)} ${p.profile.padEnd(10)} ${`${p.questionSeenMs.p50}/${p.questionSeenMs.p99}`.padEnd(17)} ${String(p.taps).padEnd(5)} ${`${p.tapsLost} (${p.tapsLostCutOff}/${p.tapsLostUnreachable})`.padEnd(27)} ${`${p.deficitMeanPct}/${p.deficitMaxPct}`.padEnd(19)} ${p.acceptedAfterEnd}`,
+        `${result.client.padEnd(7)} ${p.profile.padEnd(10)} ${`${p.questionSeenMs.p50}/${p.questionSeenMs.p99}`.padEnd(17)} ${String(p.taps).padEnd(5)} ${`${p.tapsLost} (${p.tapsLostCutOff}/${p.tapsLostUnreachable}/${p.tapsLostNoHandshake})`.padEnd(40)} ${`${p.deficitMeanPct}/${p.deficitMaxPct}`.padEnd(19)} ${p.acceptedAfterEnd}`,
       );
     }
     const r = result.revealPastDeadlineMs;

@@ -266,6 +266,22 @@ export class BenchPhone {
   }
 }
 
+/**
+ * Where a phone stood when a question closed (`question_end` at `closedAtMs`): still in its loss
+ * of signal; back too late for even one packet to arrive (less than a one-way delay plus its
+ * jitter before the close, the cut-off ones included); back too late for a new connection to
+ * carry anything (less than three one-way delays: SYN, SYN-ACK, then the request; the unreachable
+ * ones included). The last is a lower bound: it leaves out the wait for the next SYN and jitter.
+ */
+export function standingAtClose(profile: NetworkProfile, link: Pick<PhoneLink, 'cutOffNow' | 'cutOffEndsAtMs'>, closedAtMs: number) {
+  const backBeforeCloseMs = closedAtMs - link.cutOffEndsAtMs;
+  return {
+    cutOff: link.cutOffNow,
+    unreachable: backBeforeCloseMs < profile.oneWayMs + profile.jitterMs,
+    noHandshake: backBeforeCloseMs < 3 * profile.oneWayMs,
+  };
+}
+
 export interface ProfileFigures {
   profile: string;
   phones: number;
@@ -279,6 +295,8 @@ export interface ProfileFigures {
    * the close (less than its profile's longest one-way delay before it), the cut-off ones included.
    */
   tapsLostUnreachable: number;
+  /** Lost taps whose phone got its signal back too late for a new connection's handshake (standingAtClose), the above included. */
+  tapsLostNoHandshake: number;
   deficitMeanPct: number;
   deficitMaxPct: number;
   acceptedAfterEnd: number;
@@ -297,8 +315,7 @@ export function profileFigures(
   profile: NetworkProfile,
   phones: BenchPhone[],
   questionEnds: Map<string, number>,
-  cutOffAtEnd: (phone: BenchPhone, questionId: string) => boolean,
-  unreachableAtEnd: (phone: BenchPhone, questionId: string) => boolean,
+  standing: (phone: BenchPhone, questionId: string) => ReturnType<typeof standingAtClose> | undefined,
 ): ProfileFigures {
   const seen: number[] = [];
   const deficits: number[] = [];
@@ -306,6 +323,7 @@ export function profileFigures(
   let lost = 0;
   let lostCutOff = 0;
   let lostUnreachable = 0;
+  let lostNoHandshake = 0;
   let acceptedAfterEnd = 0;
   for (const phone of phones) {
     for (const asking of phone.askings.values()) {
@@ -321,8 +339,10 @@ export function profileFigures(
       }
       if (points === null) {
         lost++;
-        if (cutOffAtEnd(phone, asking.questionId)) lostCutOff++;
-        if (unreachableAtEnd(phone, asking.questionId)) lostUnreachable++;
+        const atClose = standing(phone, asking.questionId);
+        if (atClose?.cutOff) lostCutOff++;
+        if (atClose?.unreachable) lostUnreachable++;
+        if (atClose?.noHandshake) lostNoHandshake++;
         continue;
       }
       const perfect = pointsForCorrectAnswer(POINTS, QUESTION_SECONDS, asking.reactionMs);
@@ -337,6 +357,7 @@ export function profileFigures(
     tapsLost: lost,
     tapsLostCutOff: lostCutOff,
     tapsLostUnreachable: lostUnreachable,
+    tapsLostNoHandshake: lostNoHandshake,
     deficitMeanPct: round(deficits.reduce((a, b) => a + b, 0) / Math.max(1, deficits.length), 2),
     deficitMaxPct: round(deficits.reduce((a, b) => Math.max(a, b), 0), 2),
     acceptedAfterEnd,
