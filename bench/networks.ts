@@ -11,7 +11,7 @@
 import http from 'node:http';
 import { performance } from 'node:perf_hooks';
 import WebSocket from 'ws';
-import type { ServerMessage, SubmitAnswerMessage } from '../protocol/index.js';
+import { PLAYER_ANSWER_PATH, type PlayerAnswerBody, type ServerMessage, type SubmitAnswerMessage } from '../protocol/index.js';
 import { AnswerSender, BEACON_TIMEOUT_MS, RTT_PING_INTERVAL_MS } from '../web/player/answer-sender.js';
 import { RETIRED_SOCKET_MS, attemptUrl } from '../web/common/realtime/timings.js';
 import { pointsForCorrectAnswer } from '../server/game/engine/scoring.js';
@@ -178,13 +178,14 @@ export class BenchPhone {
   private beacon(message: SubmitAnswerMessage): void {
     const ws = new URL(this.url);
     const q = ws.searchParams;
-    const body = JSON.stringify({ sessionId: q.get('sessionId'), playerId: q.get('playerId'), playerToken: q.get('playerToken'), answer: message });
+    const answer: PlayerAnswerBody = { sessionId: q.get('sessionId') ?? '', playerId: q.get('playerId') ?? '', playerToken: q.get('playerToken') ?? '', answer: message };
+    const body = JSON.stringify(answer);
     this.note('beacon');
     const request = http.request(
       {
         host: ws.hostname,
         port: ws.port,
-        path: '/api/player/answer',
+        path: PLAYER_ANSWER_PATH,
         method: 'POST',
         agent: false,
         localAddress: this.link.localAddress,

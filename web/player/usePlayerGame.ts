@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useReducer, useRef, useState } from 'react';
-import type { ServerMessage } from '../../protocol/index';
+import { PLAYER_ANSWER_PATH, type PlayerAnswerBody, type ServerMessage } from '../../protocol/index';
 import { serverTimeOf } from '../common/realtime/liveState';
 import { useServerClock, type ServerClockHandle } from '../common/realtime/serverClock';
 import { useSessionSocket, type SocketStatus } from '../common/realtime/useSessionSocket';
@@ -52,10 +52,11 @@ export function usePlayerGame(
         // AbortSignal.timeout, which older phones lack.
         const abort = new AbortController();
         setTimeout(() => abort.abort(), BEACON_TIMEOUT_MS);
-        fetch('/api/player/answer', {
+        const body: PlayerAnswerBody = { sessionId: id, playerId: me.id, playerToken: me.playerToken, answer: message };
+        fetch(PLAYER_ANSWER_PATH, {
           method: 'POST',
           headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({ sessionId: id, playerId: me.id, playerToken: me.playerToken, answer: message }),
+          body: JSON.stringify(body),
           cache: 'no-store',
           signal: abort.signal,
         }).then(

@@ -27,7 +27,7 @@ export class CutOffs {
    * none. A new socket takes the gone ones' entry (`take`); a pick sent over HTTP leaves it for the
    * socket that follows.
    */
-  lastHeard(hub: Hub, sessionId: string, playerId: string, take = true): number | null {
+  lastHeard(hub: Hub, sessionId: string, playerId: string, take: boolean): number | null {
     const key = `${sessionId} ${playerId}`;
     let last = this.heardAtMs.get(key) ?? null;
     if (take) this.heardAtMs.delete(key);

@@ -16,8 +16,8 @@ import type { IncomingMessage, Server as HttpServer } from 'node:http';
 import type { Duplex } from 'node:stream';
 import WebSocket, { WebSocketServer, type RawData } from 'ws';
 import {
-  CLOSE_CODES, ERROR_CODES, MAX_CLIENT_FRAME_BYTES, MAX_CLIENT_MESSAGE_BURST, MAX_CLIENT_MESSAGES_PER_SECOND, type SubmitAnswerMessage, errorMessage,
-  parseClientMessage,
+  CLOSE_CODES, ERROR_CODES, MAX_CLIENT_FRAME_BYTES, MAX_CLIENT_MESSAGE_BURST, MAX_CLIENT_MESSAGES_PER_SECOND, type PlayerAnswerBody, type SubmitAnswerMessage,
+  errorMessage, parseClientMessage,
 } from '../../../protocol/index.js';
 import type { EngineEvent } from '../../game/engine/index.js';
 import type { RoomDirectory, RoomLog, RoomPort } from '../../game/rooms/index.js';
@@ -33,14 +33,6 @@ const INTERNAL_ERROR = 1011;
 /** The upgrade's `answer` parameter: a submit_answer message is about 150 bytes. */
 export const MAX_UPGRADE_ANSWER_CHARS = 1_024;
 
-/** A pick sent over HTTP (`POST /api/player/answer`) by a phone whose socket is down, checked by the route's schema. */
-export interface HttpAnswer {
-  sessionId: string;
-  playerId: string;
-  playerToken: string;
-  answer: SubmitAnswerMessage;
-}
-
 /** 202: handed to the game (its confirmation goes to the player's sockets); else why not. */
 export type HttpAnswerOutcome = { status: 202 } | { status: 400 | 401 | 403 | 404 | 429 | 503; message: string };
 
@@ -54,6 +46,17 @@ const STATUS_OF_CLOSE: Record<number, 400 | 401 | 403 | 404> = {
 
 /** Per-player buckets of HTTP picks idle this long are forgotten (swept at most this often). */
 const HTTP_BUCKET_IDLE_MS = 10_000;
+
+/** A token bucket (a socket's messages, a player's HTTP picks) refilled from `refilledAtMs` to `nowMs`. */
+function refilledTokens(tokens: number, refilledAtMs: number, nowMs: number): number {
+  return Math.min(MAX_CLIENT_MESSAGE_BURST, tokens + ((nowMs - refilledAtMs) / 1000) * MAX_CLIENT_MESSAGES_PER_SECOND);
+}
+
+/** The engine event of a player's pick, wherever it came from (a socket, an upgrade, HTTP). */
+function answerEvent(connectionId: string, playerId: string, message: SubmitAnswerMessage, allowanceMs: number | undefined): EngineEvent {
+  const { questionId, selectedIndex, answerId, reactionMs } = message;
+  return { type: 'submit_answer', connectionId, playerId, questionId, selectedIndex, answerId, reactionMs, allowanceMs };
+}
 
 export interface SocketServerDeps extends AuthDeps {
   httpServer: HttpServer;
@@ -136,9 +139,8 @@ export class SocketServer {
 
     const measure = this.deps.measureLinks ?? true;
     if (playerId !== null && measure) {
-      const lastHeardAtMs = this.cutOffs.lastHeard(hub, room.sessionId, playerId);
       const previous = [...hub.playerClients(room.sessionId, playerId)].find((other) => other !== client)?.link;
-      if (lastHeardAtMs !== null) client.link.cutOff(client.heardAtMs, lastHeardAtMs, previous);
+      this.creditCutOff(client.link, room.sessionId, playerId, client.heardAtMs, previous, true);
       client.link.onReport = (allowanceMs) => room.dispatch({ type: 'player_delay', playerId, allowanceMs });
     }
     ws.on('message', (data, isBinary) => this.onMessage(client, room, data, isBinary));
@@ -178,10 +180,7 @@ export class SocketServer {
   /** Token bucket: false when the client has used up its message allowance. */
   private withinRate(client: Client): boolean {
     const now = Date.now();
-    client.messageTokens = Math.min(
-      MAX_CLIENT_MESSAGE_BURST,
-      client.messageTokens + ((now - client.tokensRefilledAtMs) / 1000) * MAX_CLIENT_MESSAGES_PER_SECOND,
-    );
+    client.messageTokens = refilledTokens(client.messageTokens, client.tokensRefilledAtMs, now);
     client.tokensRefilledAtMs = now;
     if (client.messageTokens < 1) return false;
     client.messageTokens -= 1;
@@ -226,7 +225,7 @@ export class SocketServer {
    * engine's acceptance goes to the player's sockets; its replies to this request (a refusal, a
    * resend's repeat) have no socket and are dropped: the phone learns a refusal from question_end.
    */
-  async answerOverHttp(request: HttpAnswer): Promise<HttpAnswerOutcome> {
+  async answerOverHttp(request: PlayerAnswerBody): Promise<HttpAnswerOutcome> {
     const arrivedAtMs = Date.now();
     if (this.closing) return { status: 503, message: 'The server is restarting' };
     const { sessionId, playerId, playerToken, answer } = request;
@@ -257,23 +256,14 @@ export class SocketServer {
     if (!room) return { status: 404, message: 'Session not found' };
     let allowanceMs: number | undefined;
     if (this.deps.measureLinks !== false) {
+      // As a new socket's link would measure it; the socket the phone gave up on is usually still
+      // open here (its stall carries over), and its entry stays for the socket that follows.
       const link = new LinkDelay();
-      const lastHeardAtMs = this.cutOffs.lastHeard(this.deps.hub, sessionId, playerId, false);
-      // The socket the phone gave up on is usually still open here: its stall carries over.
       const [previous] = this.deps.hub.playerClients(sessionId, playerId);
-      if (lastHeardAtMs !== null) link.cutOff(arrivedAtMs, lastHeardAtMs, previous?.link);
+      this.creditCutOff(link, sessionId, playerId, arrivedAtMs, previous?.link, false);
       allowanceMs = link.allowanceMs(arrivedAtMs, arrivedAtMs);
     }
-    room.dispatch({
-      type: 'submit_answer',
-      connectionId: `h${this.nextConnectionId++}`,
-      playerId,
-      questionId: answer.questionId,
-      selectedIndex: answer.selectedIndex,
-      answerId: answer.answerId,
-      reactionMs: answer.reactionMs,
-      allowanceMs,
-    });
+    room.dispatch(answerEvent(`h${this.nextConnectionId++}`, playerId, answer, allowanceMs));
     room.release();
     return { status: 202 };
   }
@@ -286,9 +276,19 @@ export class SocketServer {
     }
     const bucket = this.httpBuckets.get(key);
     if (!bucket) return undefined;
-    bucket.tokens = Math.min(MAX_CLIENT_MESSAGE_BURST, bucket.tokens + ((nowMs - bucket.atMs) / 1000) * MAX_CLIENT_MESSAGES_PER_SECOND);
+    bucket.tokens = refilledTokens(bucket.tokens, bucket.atMs, nowMs);
     bucket.atMs = nowMs;
     return bucket;
+  }
+
+  /**
+   * Credits `link` with the time its player was cut off until `nowMs` (link-delay.ts): from the
+   * last word of the player's other sockets, open or recently gone; `previous`, the open one whose
+   * stall carries over. `take`: the gone sockets' entry is used up (a new socket takes it).
+   */
+  private creditCutOff(link: LinkDelay, sessionId: string, playerId: string, nowMs: number, previous: LinkDelay | undefined, take: boolean): void {
+    const lastHeardAtMs = this.cutOffs.lastHeard(this.deps.hub, sessionId, playerId, take);
+    if (lastHeardAtMs !== null) link.cutOff(nowMs, lastHeardAtMs, previous);
   }
 
   private onMessage(client: Client, room: RoomPort, data: RawData, isBinary: boolean): void {
@@ -313,16 +313,7 @@ export class SocketServer {
     let event: EngineEvent;
     switch (message.type) {
       case 'submit_answer':
-        event = {
-          type: 'submit_answer',
-          connectionId: client.id,
-          playerId: client.playerId ?? '',
-          questionId: message.questionId,
-          selectedIndex: message.selectedIndex,
-          answerId: message.answerId,
-          reactionMs: message.reactionMs,
-          allowanceMs: this.deps.measureLinks === false ? undefined : client.link.allowanceMs(client.heardAtMs, silentSinceMs),
-        };
+        event = answerEvent(client.id, client.playerId ?? '', message, this.deps.measureLinks === false ? undefined : client.link.allowanceMs(client.heardAtMs, silentSinceMs));
         break;
       case 'ping':
         this.deps.hub.sendTo(client, { type: 'pong', id: message.id, serverTime: Date.now() });

@@ -8,7 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import type { ServerMessage } from '../../../protocol/index.js';
+import { PLAYER_ANSWER_PATH, type PlayerAnswerBody, type ServerMessage } from '../../../protocol/index.js';
 import { AnswerSender, type AnswerStatus, BEACON_TIMEOUT_MS } from '../../../web/player/answer-sender.js';
 import { attemptUrl } from '../../../web/common/realtime/timings.js';
 import { pointsForCorrectAnswer } from '../../game/engine/index.js';
@@ -44,13 +44,13 @@ class ShapedPhone {
       reconnect: () => this.connect(),
       beacon: (message) => {
         // As the phone's fetch: over the same shaped link, on a connection of its own.
-        const { searchParams } = new URL(this.url);
-        const credentials = Object.fromEntries(['sessionId', 'playerId', 'playerToken'].map((k) => [k, searchParams.get(k)]));
+        const q = new URL(this.url).searchParams;
+        const body: PlayerAnswerBody = { sessionId: q.get('sessionId') ?? '', playerId: q.get('playerId') ?? '', playerToken: q.get('playerToken') ?? '', answer: message };
         this.beacons.push(
-          fetch(new URL('/api/player/answer', this.url.replace(/^ws/, 'http')), {
+          fetch(new URL(PLAYER_ANSWER_PATH, this.url.replace(/^ws/, 'http')), {
             method: 'POST',
             headers: { 'content-type': 'application/json' },
-            body: JSON.stringify({ ...credentials, answer: message }),
+            body: JSON.stringify(body),
             signal: AbortSignal.timeout(BEACON_TIMEOUT_MS),
           }).then(
             (response) => {

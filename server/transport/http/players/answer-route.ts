@@ -4,7 +4,7 @@
  * `answerOverHttp`): this route only checks the body's shape and reports the outcome.
  */
 import { z } from 'zod';
-import { submitAnswerSchema } from '../../../../protocol/index.js';
+import { PLAYER_ANSWER_PATH, submitAnswerSchema } from '../../../../protocol/index.js';
 import type { RouteModule } from '../context.js';
 
 const tags = ['players'];
@@ -18,7 +18,7 @@ export const playerAnswerRoutes: RouteModule = (app, { playerAnswers }) => {
   const description =
     'A pick sent by a phone whose socket is down (DESIGN §14): the same submit_answer message, with the player\'s credentials. ' +
     '202 means handed to the game: its acceptance goes to the player\'s sockets (answer_accepted); a refusal is not sent back.';
-  app.post('/api/player/answer', { bodyLimit: ANSWER_BODY_LIMIT, schema: { tags, body: answerBody, description } }, async (request, reply) => {
+  app.post(PLAYER_ANSWER_PATH, { bodyLimit: ANSWER_BODY_LIMIT, schema: { tags, body: answerBody, description } }, async (request, reply) => {
     const outcome = await playerAnswers.submit(request.body);
     // The phone sends each pick on a fresh connection; one kept open in its pool could be the
     // next to die in a loss of signal.
