@@ -4,6 +4,12 @@
  */
 import type { MediaView, SessionStatus, SlideType } from './views.js';
 
+/**
+ * Where a phone whose socket is down sends its pick (body: messages.ts `PlayerAnswerBody`). Here,
+ * beside the other REST shapes, so the phone's bundle can import it without the zod schemas.
+ */
+export const PLAYER_ANSWER_PATH = '/api/player/answer';
+
 export type QuestionTextSize = 'small' | 'medium' | 'large' | 'xlarge';
 export type QuestionFontWeight = 'normal' | 'medium' | 'semibold' | 'bold' | 'black';
 export type BackgroundOverlay = 'none' | 'light' | 'medium' | 'dark';

@@ -285,11 +285,11 @@ export type AdminToggleAutorotateMessage = z.infer<typeof adminToggleAutorotateS
 export type PingMessage = z.infer<typeof pingSchema>;
 
 /**
- * A pick sent over plain HTTP by a phone whose socket is down (DESIGN §14, docs/REALTIME.md "A pick
- * over HTTP"): the socket's `submit_answer` message with the player's credentials. 202 = handed to
- * the game; the acceptance comes on the player's sockets.
+ * The body of `POST` PLAYER_ANSWER_PATH (api.ts): a pick sent over plain HTTP by a phone whose
+ * socket is down (DESIGN §14, docs/REALTIME.md "A pick over HTTP"), the socket's `submit_answer`
+ * message with the player's credentials. 202 = handed to the game; the acceptance comes on the
+ * player's sockets.
  */
-export const PLAYER_ANSWER_PATH = '/api/player/answer';
 export interface PlayerAnswerBody {
   sessionId: string;
   playerId: string;

@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useReducer, useRef, useState } from 'react';
-import { PLAYER_ANSWER_PATH, type PlayerAnswerBody, type ServerMessage } from '../../protocol/index';
+import { PLAYER_ANSWER_PATH } from '../../protocol/api';
+import type { PlayerAnswerBody, ServerMessage } from '../../protocol/index';
 import { serverTimeOf } from '../common/realtime/liveState';
 import { useServerClock, type ServerClockHandle } from '../common/realtime/serverClock';
 import { useSessionSocket, type SocketStatus } from '../common/realtime/useSessionSocket';
