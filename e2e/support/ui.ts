@@ -38,14 +38,17 @@ export async function waitGone(locator: Locator): Promise<void> {
 }
 
 /**
- * Closes an open dialog with Escape, as a user would. Radix listens for Escape from an effect that
- * runs after the dialog is painted, and Chromium handles input before such tasks: on a busy machine a
- * key pressed the moment the dialog shows was lost. Focus moves inside in the same effects (after the
- * Escape listener, which is registered by a child), so focus inside means Escape will be heard.
+ * Closes an open dialog with Escape, as a user would. Radix's dialog registers as a layer in one
+ * effect, re-renders, and only then (as the highest layer, in that re-render's effects) listens for
+ * Escape; focus moves inside before that re-render, so focus alone was not enough (CI lost the key
+ * once). The re-render is also the one that sets the dialog's own `pointer-events: auto`; after it,
+ * one frame and one task let React run its pending effects, and the key is heard.
  */
 export async function closeByEscape(open: Locator): Promise<void> {
-  await open.and(open.page().locator(':focus-within')).waitFor();
-  await open.page().keyboard.press('Escape');
+  const page = open.page();
+  await open.and(page.locator(':focus-within')).and(page.locator('[style*="pointer-events: auto"]')).waitFor();
+  await page.evaluate(() => new Promise<void>((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0))));
+  await page.keyboard.press('Escape');
   await waitGone(open);
 }
 
