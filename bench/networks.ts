@@ -13,7 +13,7 @@ import { performance } from 'node:perf_hooks';
 import WebSocket from 'ws';
 import { PLAYER_ANSWER_PATH, type PlayerAnswerBody, type ServerMessage, type SubmitAnswerMessage } from '../protocol/index.js';
 import { AnswerSender, BEACON_TIMEOUT_MS, RTT_PING_INTERVAL_MS } from '../web/player/answer-sender.js';
-import { RETIRED_SOCKET_MS, attemptUrl } from '../web/common/realtime/timings.js';
+import { RETIRED_SOCKET_MS, attemptUrl, takeFromRetired } from '../web/common/realtime/timings.js';
 import { pointsForCorrectAnswer } from '../server/game/engine/scoring.js';
 import { PROFILES, type NetworkProfile } from './shaper.js';
 import { distribution, round, type Distribution } from './stats.js';
@@ -143,9 +143,14 @@ export class BenchPhone {
       const message = JSON.parse(data.toString()) as ServerMessage;
       if (message.type === 'question_end') endedHere.add(message.questionId);
       if (message.type === 'answer_accepted' && endedHere.has(message.questionId) && !this.askings.get(message.questionId)?.accepted) this.acceptedAfterEnd.add(message.questionId);
-      // The phone hears from its current socket; a retired one brings only its acceptance (useSessionSocket's fromRetired).
+      // The phone hears from its current socket; a retired one as useSessionSocket takes it: all
+      // of the newest while its replacement has not opened, then only the acceptance.
       if (this.socket === socket) this.sender?.heard();
-      else if (this.sender && message.type !== 'answer_accepted') return;
+      else if (this.sender) {
+        const newestRetired = this.retired.at(-1) === socket;
+        if (!takeFromRetired({ newestRetired, replacementOpen: this.socket?.readyState === WebSocket.OPEN, accepted: message.type === 'answer_accepted' })) return;
+        this.sender.heard();
+      }
       if (message.type === 'pong') {
         const sentAt = this.pings.get(message.id);
         this.pings.delete(message.id);

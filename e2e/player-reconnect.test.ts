@@ -1,4 +1,4 @@
-import type { Page } from 'playwright-core';
+import type { Page, WebSocketRoute } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { joinThroughForm, shot, startGameHarness, type GameHarness } from './game-support.js';
 
@@ -109,5 +109,53 @@ describe('reconnecting phones and display', () => {
     expect(await ana.page.getByTestId('toast').count()).toBe(0);
     expect(submissions()).toBe(1);
     await shot(ana.page, 'phone-after-reconnect-result');
+  });
+
+  it('a question reaching the socket the phone gave up on is shown before its replacement opens', { timeout: 90_000 }, async () => {
+    const second = { ...QUESTION, text: 'Who directed Paprika?', choices: ['Satoshi Kon', 'Mamoru Hosoda', 'Makoto Shinkai', 'Isao Takahata'], correctIndex: 0 };
+    const { id } = await h.api.seedSession({ title: 'Weak Signal Night', items: [{ question: QUESTION }, { question: second }] });
+    const cleo = await h.phone();
+    // The phone's first socket goes through a switch that can go quiet both ways, as a weak
+    // signal does (TCP keeps the socket open); every later dial hangs in its handshake.
+    let quiet = false;
+    let dials = 0;
+    const replacements: WebSocketRoute[] = [];
+    await cleo.page.routeWebSocket(/\/ws\?/, (ws) => {
+      dials++;
+      if (dials > 1) {
+        replacements.push(ws);
+        return new Promise<void>(() => undefined); // never connected, never opened
+      }
+      const server = ws.connectToServer();
+      ws.onMessage((message) => {
+        if (!quiet) server.send(message);
+      });
+      server.onMessage((message) => {
+        if (!quiet) ws.send(message);
+      });
+    });
+    await joinThroughForm(cleo.page, id, 'Cleo', 'cleo@example.com');
+    await text(cleo.page, "You're in, Cleo!").waitFor();
+    await h.api.start(id);
+    await text(cleo.page, QUESTION.text).waitFor();
+
+    // Quiet: the pick is lost on the socket, the phone gives it up (silent) and dials a new one,
+    // which hangs; the pick gets through over HTTP.
+    quiet = true;
+    const overHttp = cleo.page.waitForResponse((r) => new URL(r.url()).pathname === '/api/player/answer' && r.status() === 202);
+    await cleo.page.getByTestId('answer-button').filter({ hasText: 'Studio Ghibli' }).click();
+    await overHttp;
+    await expect.poll(() => replacements.length).toBeGreaterThanOrEqual(1);
+
+    // The old socket comes back to life; the next question travels on it and is shown, while the
+    // replacement is still in its handshake.
+    quiet = false;
+    const admin = await h.api.adminSocket(id);
+    admin.next();
+    await text(cleo.page, second.text).waitFor();
+    expect(await cleo.page.getByTestId('answer-button').count()).toBe(4);
+    await cleo.page.getByTestId('connection-note').getByText('Reconnecting...').waitFor();
+    expect(dials).toBe(1 + replacements.length);
+    admin.close();
   });
 });

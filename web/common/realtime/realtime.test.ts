@@ -4,9 +4,25 @@ import { INITIAL_LIVE_STATE, reduceLive, type LiveState } from './liveState';
 import { audienceState, questionView } from './testing/testFixtures';
 import { mediaDurationMs, phoneSource, rotationItems, rotationKey } from './mediaRotation';
 import { ServerClock, secondsUntil } from './serverClock';
-import { PERMANENT_CLOSE_CODES, RECONNECT_MAX_DELAY_MS, RECONNECT_MIN_DELAY_MS, attemptUrl, reconnectDelayMs, sessionSocketUrl } from './timings';
+import { PERMANENT_CLOSE_CODES, RECONNECT_MAX_DELAY_MS, RECONNECT_MIN_DELAY_MS, attemptUrl, reconnectDelayMs, sessionSocketUrl, takeFromRetired } from './timings';
 import { formatCountdown } from './useCountdown';
 import { readableTextOn, themeVariables, liveTheme } from './themeStyle';
+
+describe("a retired socket's messages (DESIGN §14)", () => {
+  it('takes everything from the newest retired socket until its replacement opens', () => {
+    expect(takeFromRetired({ newestRetired: true, replacementOpen: false, accepted: false })).toBe(true);
+  });
+
+  it('then only what the caller accepts (the confirmation): older frames may come late', () => {
+    expect(takeFromRetired({ newestRetired: true, replacementOpen: true, accepted: false })).toBe(false);
+    expect(takeFromRetired({ newestRetired: true, replacementOpen: true, accepted: true })).toBe(true);
+  });
+
+  it('takes from an older retired socket only what the caller accepts, open replacement or not', () => {
+    expect(takeFromRetired({ newestRetired: false, replacementOpen: false, accepted: false })).toBe(false);
+    expect(takeFromRetired({ newestRetired: false, replacementOpen: false, accepted: true })).toBe(true);
+  });
+});
 
 describe('reconnect timings (SPEC §9)', () => {
   it('grows from 1000 ms to at most 5000 ms, each delay drawn from a window half its base wide', () => {

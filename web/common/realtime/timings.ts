@@ -15,6 +15,18 @@ export const CONNECT_TIMEOUT_MS = 20_000;
 export const RETIRED_SOCKET_MS = 10_000;
 
 /**
+ * Whether a message from a retired socket is taken. Until its replacement opens, the newest retired
+ * socket is the phone's only line to the server: a question it brings is shown then, not when the
+ * replacement's handshakes are through (on a weak link that was seconds, all of it off the player's
+ * time and beyond what the server could credit). Once the replacement is open, it carries the
+ * game; a retired socket brings only what `accepted` lets through (the pick's confirmation), since
+ * TCP may deliver its older frames late.
+ */
+export function takeFromRetired(message: { newestRetired: boolean; replacementOpen: boolean; accepted: boolean }): boolean {
+  return message.accepted || (message.newestRetired && !message.replacementOpen);
+}
+
+/**
  * Delay before reconnect attempt `attempt` (0 = the first retry). The base doubles from the
  * minimum up to the maximum; the delay is drawn from a window half the base wide (the jitter)
  * ending at the base, moved up where it would start under the minimum: 1–1.5 s, 1–2 s, 2–4 s,

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { CONNECT_TIMEOUT_MS, PERMANENT_CLOSE_CODES, RETIRED_SOCKET_MS, attemptUrl, reconnectDelayMs, sessionSocketUrl } from './timings';
+import { CONNECT_TIMEOUT_MS, PERMANENT_CLOSE_CODES, RETIRED_SOCKET_MS, attemptUrl, reconnectDelayMs, sessionSocketUrl, takeFromRetired } from './timings';
 
 export type SocketRole = 'admin' | 'display' | 'player';
 
@@ -28,7 +28,8 @@ export interface SessionSocketOptions<TMessage> {
   onPermanentClose?: (code: number, reason: string) => void;
   /**
    * Messages still taken from a socket replaced by `reconnect` (left open RETIRED_SOCKET_MS for
-   * what it carries): the phone's answer confirmations. None by default (that socket is closed).
+   * what it carries) once the replacement is open: the phone's answer confirmations. Until then the
+   * newest such socket's messages are all taken (takeFromRetired). Unset: a replaced socket is closed.
    */
   fromRetired?: (message: TMessage) => boolean;
   /**
@@ -73,6 +74,7 @@ export function useSessionSocket<TMessage>(options: SessionSocketOptions<TMessag
     let stopped = false;
     let retryTimer: ReturnType<typeof setTimeout> | undefined;
     let connectTimer: ReturnType<typeof setTimeout> | undefined;
+    let newestRetired: WebSocket | null = null;
 
     const isOffline = () => typeof navigator !== 'undefined' && navigator.onLine === false;
 
@@ -153,16 +155,20 @@ export function useSessionSocket<TMessage>(options: SessionSocketOptions<TMessag
       clearTimeout(connectTimer);
       if (socketRef.current === socket) socketRef.current = null;
       socket.onopen = socket.onclose = socket.onerror = null;
+      newestRetired = socket;
       socket.onmessage = (event) => {
+        let message: TMessage;
         try {
-          const message = JSON.parse(String(event.data)) as TMessage;
-          if (accepts(message)) handlers.current.onMessage(message);
+          message = JSON.parse(String(event.data)) as TMessage;
         } catch {
-          // not JSON: nothing for us
+          return; // not JSON: nothing for us
         }
+        const replacementOpen = socketRef.current?.readyState === WebSocket.OPEN;
+        if (takeFromRetired({ newestRetired: newestRetired === socket, replacementOpen, accepted: accepts(message) })) handlers.current.onMessage(message);
       };
       setTimeout(() => {
         socket.onmessage = null;
+        if (newestRetired === socket) newestRetired = null;
         socket.close();
       }, RETIRED_SOCKET_MS);
       handlers.current.onDisconnect?.();
