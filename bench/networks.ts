@@ -155,6 +155,7 @@ export class BenchPhone {
         const sentAt = this.pings.get(message.id);
         this.pings.delete(message.id);
         if (sentAt !== undefined) this.sender?.observeRtt(performance.now() - sentAt);
+        this.note('pong');
         return;
       }
       this.onMessage(message);
@@ -169,6 +170,7 @@ export class BenchPhone {
       this.pings.set(this.pingId, performance.now());
       if (this.pings.size > 8) this.pings.delete(this.pings.keys().next().value as number);
       socket.send(JSON.stringify({ type: 'ping', id: this.pingId }));
+      this.note('ping');
     };
     ping();
     this.pingTimer = setInterval(ping, RTT_PING_INTERVAL_MS);
@@ -312,7 +314,7 @@ export interface ProfileFigures {
 function printTrace(phone: BenchPhone, asking: Asking, endedAt: number, points: number | null): void {
   const startMs = asking.endsAt - QUESTION_SECONDS * 1000;
   const perfect = pointsForCorrectAnswer(POINTS, QUESTION_SECONDS, asking.reactionMs);
-  const events = phone.events.filter((e) => e.atMs >= startMs - 500 && e.atMs <= endedAt + 3_000).map((e) => `${e.atMs - startMs} ${e.what}`);
+  const events = phone.events.filter((e) => e.atMs >= startMs - 6_000 && e.atMs <= endedAt + 3_000).map((e) => `${e.atMs - startMs} ${e.what}`);
   console.error(`${phone.profile.name} ${phone.link.localAddress ?? ''} reaction ${asking.reactionMs} points ${points}/${perfect} end +${endedAt - startMs}: ${events.join(', ')}`);
 }
 
