@@ -113,7 +113,8 @@ describe('reconnecting phones and display', () => {
 
   it('a question reaching the socket the phone gave up on is shown before its replacement opens', { timeout: 90_000 }, async () => {
     const second = { ...QUESTION, text: 'Who directed Paprika?', choices: ['Satoshi Kon', 'Mamoru Hosoda', 'Makoto Shinkai', 'Isao Takahata'], correctIndex: 0 };
-    const { id } = await h.api.seedSession({ title: 'Weak Signal Night', items: [{ question: QUESTION }, { question: second }] });
+    // Held after each reveal: the operator's Next below is what brings the second question.
+    const { id } = await h.api.seedSession({ title: 'Weak Signal Night', autoRotate: false, items: [{ question: QUESTION }, { question: second }] });
     const cleo = await h.phone();
     // The phone's first socket goes through a switch that can go quiet both ways, as a weak
     // signal does (TCP keeps the socket open); every later dial hangs in its handshake.
