@@ -1,5 +1,5 @@
 /**
- * `DATACHANNEL_DIR=<dir> npx tsx bench/datagram-probe.ts [trials]`: would a datagram path get a
+ * `DATACHANNEL_DIR=<dir> npx tsx bench/datagram-probe.ts [trials] [--browser]`: would a datagram path get a
  * basement phone's pick (and the server's question) through sooner after a loss of signal than
  * TCP does? Issue 24's remaining losses are TCP's: a pick waits behind a backed-off resend, or for
  * a new connection's handshake (docs/PERFORMANCE.md, "Session 35").
@@ -14,14 +14,19 @@
  * a TCP socket; a WebRTC data channel, unordered without retransmissions (a datagram: the sender
  * repeats it instead); a reliable, ordered data channel. Each trial cuts the phone's signal for
  * 4 s; the figure is how long after the signal came back the first message arrived, each way.
- * Both WebRTC ends are libdatachannel here; a browser's own SCTP may differ.
+ * Both WebRTC ends are libdatachannel there. `--browser` makes the phone end Debian's Chromium
+ * (its own SCTP) on the datagram channel alone: Chromium gathers no loopback candidates, so its
+ * packets reach the server from the address of the route (peer-reflexive), which this mode points
+ * at the phone's (127/8 kept local by a route, lo's own address moved to the phone's).
  */
+import { execFileSync } from 'node:child_process';
 import net from 'node:net';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { NAMESPACE_VARIABLE, PacketShaper, runInNamespace } from './netns.js';
 import { PROFILES } from './shaper.js';
 import { sleep } from './wait.js';
+import { launchBrowser } from '../e2e/support/browser.js';
 
 /** The little of node-datachannel used here. */
 interface DataChannel {
@@ -46,8 +51,7 @@ interface NodeDataChannel {
 
 const CUT_MS = 4_000;
 const SEND_EVERY_MS = 250;
-const LINKS = ['tcp', 'datagram', 'reliable'] as const;
-type LinkName = (typeof LINKS)[number];
+type LinkName = 'tcp' | 'datagram' | 'reliable';
 
 interface Ends {
   /** Sends one message each way. */
@@ -86,6 +90,61 @@ async function dataChannelLink(nd: NodeDataChannel, phoneAddress: string, label:
   return ends;
 }
 
+/** The datagram channel with Chromium as the phone (see the top of the file for the routing). */
+async function browserLink(nd: NodeDataChannel, phoneAddress: string): Promise<Ends> {
+  execFileSync('ip', ['addr', 'del', '127.0.0.1/8', 'dev', 'lo']);
+  execFileSync('ip', ['route', 'add', 'local', '127.0.0.0/8', 'dev', 'lo', 'table', 'local']);
+  execFileSync('ip', ['route', 'add', 'local', '127.0.0.1/32', 'dev', 'lo', 'table', 'local', 'src', phoneAddress]);
+  // Host candidates as addresses, not mDNS names (no mDNS responder here: gathering never ends).
+  const browser = await launchBrowser(['--allow-loopback-in-peer-connection', '--disable-features=WebRtcHideLocalIpsWithMdns']);
+  const page = await browser.newPage();
+  const server = new nd.PeerConnection('server-browser', { iceServers: [], bindAddress: '127.0.0.1' });
+  const ends: Ends = { up: [], down: [], send: () => undefined, close: () => (server.close(), void browser.close()) };
+  let serverChannel: DataChannel | null = null;
+  server.onDataChannel((channel) => {
+    serverChannel = channel;
+    channel.onMessage(() => ends.up.push(Date.now()));
+  });
+  const candidates: { candidate: string; mid: string }[] = [];
+  server.onLocalCandidate((candidate, mid) => candidates.push({ candidate, mid }));
+  const answered = new Promise<{ sdp: string; type: string }>((resolve) => server.onLocalDescription((sdp, type) => resolve({ sdp, type })));
+  await page.exposeFunction('arrived', () => ends.down.push(Date.now()));
+  const offer = await page.evaluate(async () => {
+    const pc = new RTCPeerConnection({ iceServers: [] });
+    const channel = pc.createDataChannel('datagram', { ordered: false, maxRetransmits: 0 });
+    channel.onmessage = () => (window as unknown as { arrived: () => void }).arrived();
+    Object.assign(window, { pc, channel });
+    const gathered = new Promise<void>((resolve) => {
+      pc.onicegatheringstatechange = () => pc.iceGatheringState === 'complete' && resolve();
+      setTimeout(resolve, 5_000);
+    });
+    await pc.setLocalDescription(await pc.createOffer());
+    await gathered;
+    return pc.localDescription!.sdp;
+  });
+  server.setRemoteDescription(offer, 'offer');
+  const answer = await answered;
+  await sleep(500); // the server's candidates
+  await page.evaluate(
+    async ({ answer, candidates }) => {
+      const { pc } = window as unknown as { pc: RTCPeerConnection };
+      await pc.setRemoteDescription({ sdp: answer.sdp, type: answer.type as RTCSdpType });
+      for (const c of candidates) await pc.addIceCandidate({ candidate: c.candidate, sdpMid: c.mid });
+    },
+    { answer, candidates },
+  );
+  await page.waitForFunction(() => (window as unknown as { channel: RTCDataChannel }).channel.readyState === 'open', null, { timeout: 20_000 });
+  await page.evaluate((everyMs) => {
+    const { channel } = window as unknown as { channel: RTCDataChannel };
+    setInterval(() => channel.readyState === 'open' && channel.send(String(Date.now())), everyMs);
+  }, SEND_EVERY_MS);
+  ends.send = () => {
+    const channel = serverChannel as DataChannel | null;
+    if (channel?.isOpen()) channel.sendMessage(String(Date.now()));
+  };
+  return ends;
+}
+
 async function tcpLink(phoneAddress: string): Promise<Ends> {
   let serverSocket: net.Socket | null = null;
   const ends: Ends = { up: [], down: [], send: () => undefined, close: () => undefined };
@@ -110,7 +169,7 @@ async function tcpLink(phoneAddress: string): Promise<Ends> {
   return ends;
 }
 
-async function probe(trials: number): Promise<void> {
+async function probe(trials: number, browser: boolean): Promise<void> {
   const dir = process.env.DATACHANNEL_DIR;
   if (!dir) throw new Error('DATACHANNEL_DIR: the folder node-datachannel was installed in (see the top of this file)');
   const nd = createRequire(path.join(path.resolve(dir), 'noop.js'))('node-datachannel') as NodeDataChannel;
@@ -118,15 +177,18 @@ async function probe(trials: number): Promise<void> {
   const basement = PROFILES.find((p) => p.name === 'basement')!;
   const link = shaper.link(basement);
   const phoneAddress = link.localAddress;
-  const links: Record<LinkName, Ends> = {
-    tcp: await tcpLink(phoneAddress),
-    datagram: await dataChannelLink(nd, phoneAddress, 'datagram', { unordered: true, maxRetransmits: 0 }),
-    reliable: await dataChannelLink(nd, phoneAddress, 'reliable', {}),
-  };
+  const links: Partial<Record<LinkName | 'chromium', Ends>> = browser
+    ? { chromium: await browserLink(nd, phoneAddress) }
+    : {
+        tcp: await tcpLink(phoneAddress),
+        datagram: await dataChannelLink(nd, phoneAddress, 'datagram', { unordered: true, maxRetransmits: 0 }),
+        reliable: await dataChannelLink(nd, phoneAddress, 'reliable', {}),
+      };
+  const names = Object.keys(links) as (keyof typeof links)[];
   await sleep(3_000);
   const ticker = setInterval(() => {
     const message = JSON.stringify({ sentAt: Date.now() });
-    for (const name of LINKS) links[name].send(message);
+    for (const name of names) links[name]!.send(message);
   }, SEND_EVERY_MS);
   const firsts = new Map<string, number[]>();
   for (let trial = 1; trial <= trials; trial++) {
@@ -135,9 +197,9 @@ async function probe(trials: number): Promise<void> {
     const backAtMs = Date.now() + CUT_MS;
     await sleep(CUT_MS + 9_000);
     const row: string[] = [];
-    for (const name of LINKS) {
+    for (const name of names) {
       for (const way of ['up', 'down'] as const) {
-        const first = links[name][way].find((t) => t >= backAtMs);
+        const first = links[name]![way].find((t) => t >= backAtMs);
         const ms = first === undefined ? Number.NaN : first - backAtMs;
         const key = `${name} ${way}`;
         firsts.set(key, [...(firsts.get(key) ?? []), ms]);
@@ -155,11 +217,12 @@ async function probe(trials: number): Promise<void> {
     const median = sorted.length ? sorted[Math.floor(sorted.length / 2)] : '–';
     console.log(`| ${name} | ${way === 'up' ? 'phone → server' : 'server → phone'} | ${median} | ${sorted.at(-1) ?? '–'} | ${values.length - sorted.length} |`);
   }
-  for (const name of LINKS) links[name].close();
+  for (const name of names) links[name]!.close();
   await shaper.stop();
   nd.cleanup();
 }
 
 if (!process.env[NAMESPACE_VARIABLE]) process.exit((await runInNamespace()).code);
-await probe(Number(process.argv[2] ?? 12));
+const args = process.argv.slice(2);
+await probe(Number(args.find((a) => /^\d+$/.test(a)) ?? 12), args.includes('--browser'));
 process.exit(0);
