@@ -1,5 +1,5 @@
 /**
- * `DATACHANNEL_DIR=<dir> npx tsx bench/datagram-probe.ts [trials] [--browser]`: would a datagram path get a
+ * `DATACHANNEL_DIR=<dir> npx tsx bench/datagram-probe.ts [trials] [--browser] | --scale N`: would a datagram path get a
  * basement phone's pick (and the server's question) through sooner after a loss of signal than
  * TCP does? Issue 24's remaining losses are TCP's: a pick waits behind a backed-off resend, or for
  * a new connection's handshake (docs/PERFORMANCE.md, "Session 35").
@@ -169,10 +169,14 @@ async function tcpLink(phoneAddress: string): Promise<Ends> {
   return ends;
 }
 
-async function probe(trials: number, browser: boolean): Promise<void> {
+function loadDataChannel(): NodeDataChannel {
   const dir = process.env.DATACHANNEL_DIR;
   if (!dir) throw new Error('DATACHANNEL_DIR: the folder node-datachannel was installed in (see the top of this file)');
-  const nd = createRequire(path.join(path.resolve(dir), 'noop.js'))('node-datachannel') as NodeDataChannel;
+  return createRequire(path.join(path.resolve(dir), 'noop.js'))('node-datachannel') as NodeDataChannel;
+}
+
+async function probe(trials: number, browser: boolean): Promise<void> {
+  const nd = loadDataChannel();
   const shaper = await PacketShaper.start(PROFILES, { seed: 35 });
   const basement = PROFILES.find((p) => p.name === 'basement')!;
   const link = shaper.link(basement);
@@ -222,7 +226,47 @@ async function probe(trials: number, browser: boolean): Promise<void> {
   nd.cleanup();
 }
 
-if (!process.env[NAMESPACE_VARIABLE]) process.exit((await runInNamespace()).code);
+/**
+ * `--scale N`: what N data channels cost, both ends in this process (unshaped loopback): the time
+ * and CPU to open them, the memory they hold, and their CPU while idle (ICE consent checks, SCTP
+ * heartbeats). Half of it is the server's share.
+ */
+async function scale(count: number): Promise<void> {
+  const nd = loadDataChannel();
+  const rssBefore = process.memoryUsage().rss;
+  const cpuBefore = process.cpuUsage();
+  const startedAt = Date.now();
+  const held: PeerConnection[] = [];
+  for (let i = 0; i < count; i += 50) {
+    const opening: Promise<void>[] = [];
+    for (let j = i; j < Math.min(count, i + 50); j++) {
+      const [a, b] = [new nd.PeerConnection(`a${j}`, { iceServers: [], bindAddress: '127.0.0.1' }), new nd.PeerConnection(`b${j}`, { iceServers: [], bindAddress: '127.0.0.1' })];
+      a.onLocalDescription((sdp, type) => b.setRemoteDescription(sdp, type));
+      a.onLocalCandidate((candidate, mid) => b.addRemoteCandidate(candidate, mid));
+      b.onLocalDescription((sdp, type) => a.setRemoteDescription(sdp, type));
+      b.onLocalCandidate((candidate, mid) => a.addRemoteCandidate(candidate, mid));
+      const channel = a.createDataChannel('datagram', { unordered: true, maxRetransmits: 0 });
+      opening.push(new Promise((resolve) => channel.onOpen(resolve)));
+      held.push(a, b);
+    }
+    await Promise.all(opening);
+  }
+  const cpu = process.cpuUsage(cpuBefore);
+  const seconds = (usage: NodeJS.CpuUsage) => ((usage.user + usage.system) / 1e6).toFixed(2);
+  console.log(`${count} data channels, both ends: open in ${((Date.now() - startedAt) / 1000).toFixed(1)} s, CPU ${seconds(cpu)} s, RSS +${Math.round((process.memoryUsage().rss - rssBefore) / 1e6)} MB`);
+  const idleBefore = process.cpuUsage();
+  await sleep(10_000);
+  console.log(`idle for 10 s: CPU ${seconds(process.cpuUsage(idleBefore))} s`);
+  for (const pc of held) pc.close();
+  nd.cleanup();
+}
+
 const args = process.argv.slice(2);
+const scaleAt = args.indexOf('--scale');
+if (scaleAt >= 0) {
+  await scale(Number(args[scaleAt + 1] ?? 500));
+  process.exit(0);
+}
+if (!process.env[NAMESPACE_VARIABLE]) process.exit((await runInNamespace()).code);
 await probe(Number(args.find((a) => /^\d+$/.test(a)) ?? 12), args.includes('--browser'));
 process.exit(0);
