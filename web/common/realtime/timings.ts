@@ -22,8 +22,8 @@ export const RETIRED_SOCKET_MS = 10_000;
  * game; a retired socket brings only what `accepted` lets through (the pick's confirmation), since
  * TCP may deliver its older frames late.
  */
-export function takeFromRetired(message: { newestRetired: boolean; replacementOpen: boolean; accepted: boolean }): boolean {
-  return message.accepted || (message.newestRetired && !message.replacementOpen);
+export function takeFromRetired(standing: { newestRetired: boolean; replacementOpen: boolean; accepted: boolean }): boolean {
+  return standing.accepted || (standing.newestRetired && !standing.replacementOpen);
 }
 
 /**
