@@ -62,14 +62,18 @@ interface Ends {
   close(): void;
 }
 
+/** Two peers in this process signal to each other directly (the product would carry it on the phone's socket). */
+function signalEachOther(a: PeerConnection, b: PeerConnection): void {
+  for (const [from, to] of [[a, b], [b, a]]) {
+    from.onLocalDescription((sdp, type) => to.setRemoteDescription(sdp, type));
+    from.onLocalCandidate((candidate, mid) => to.addRemoteCandidate(candidate, mid));
+  }
+}
+
 async function dataChannelLink(nd: NodeDataChannel, phoneAddress: string, label: string, init: { unordered?: boolean; maxRetransmits?: number }): Promise<Ends> {
   const server = new nd.PeerConnection(`server-${label}`, { iceServers: [], bindAddress: '127.0.0.1' });
   const phone = new nd.PeerConnection(`phone-${label}`, { iceServers: [], bindAddress: phoneAddress });
-  // Signalling in-process (the product would carry it on the phone's socket).
-  server.onLocalDescription((sdp, type) => phone.setRemoteDescription(sdp, type));
-  server.onLocalCandidate((candidate, mid) => phone.addRemoteCandidate(candidate, mid));
-  phone.onLocalDescription((sdp, type) => server.setRemoteDescription(sdp, type));
-  phone.onLocalCandidate((candidate, mid) => server.addRemoteCandidate(candidate, mid));
+  signalEachOther(server, phone);
   const ends: Ends = { up: [], down: [], send: () => undefined, close: () => (phone.close(), server.close()) };
   let serverChannel: DataChannel | null = null;
   server.onDataChannel((channel) => {
@@ -241,10 +245,7 @@ async function scale(count: number): Promise<void> {
     const opening: Promise<void>[] = [];
     for (let j = i; j < Math.min(count, i + 50); j++) {
       const [a, b] = [new nd.PeerConnection(`a${j}`, { iceServers: [], bindAddress: '127.0.0.1' }), new nd.PeerConnection(`b${j}`, { iceServers: [], bindAddress: '127.0.0.1' })];
-      a.onLocalDescription((sdp, type) => b.setRemoteDescription(sdp, type));
-      a.onLocalCandidate((candidate, mid) => b.addRemoteCandidate(candidate, mid));
-      b.onLocalDescription((sdp, type) => a.setRemoteDescription(sdp, type));
-      b.onLocalCandidate((candidate, mid) => a.addRemoteCandidate(candidate, mid));
+      signalEachOther(a, b);
       const channel = a.createDataChannel('datagram', { unordered: true, maxRetransmits: 0 });
       opening.push(new Promise((resolve) => channel.onOpen(resolve)));
       held.push(a, b);
