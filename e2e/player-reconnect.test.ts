@@ -154,8 +154,12 @@ describe('reconnecting phones and display', () => {
     const admin = await h.api.adminSocket(id);
     admin.next();
     await text(cleo.page, second.text).waitFor();
-    expect(await cleo.page.getByTestId('answer-button').count()).toBe(4);
+    // Fresh choices at once: none still fading out of the last reveal's green.
+    const backgrounds = await cleo.page.getByTestId('answer-button').evaluateAll((buttons) => buttons.map((b) => getComputedStyle(b).backgroundColor));
+    expect(backgrounds).toHaveLength(4);
+    expect(new Set(backgrounds).size).toBe(1);
     await cleo.page.getByTestId('connection-note').getByText('Reconnecting...').waitFor();
+    await shot(cleo.page, 'phone-question-on-retired-socket');
     expect(dials).toBe(1 + replacements.length);
     admin.close();
   });

@@ -91,7 +91,9 @@ export default function PlayerGamePage() {
           {mediaItems.length > 0 && <BetweenQuestions items={mediaItems} outcome={null} place={null} />}
         </>
       ) : live.question ? (
-        <PlayerQuestion state={state} delivery={delivery} onPick={pick} />
+        // One per asking: the next question's buttons start fresh instead of fading out of the
+        // last reveal's colours (the operator may press Next during the reveal).
+        <PlayerQuestion key={live.asking} state={state} delivery={delivery} onPick={pick} />
       ) : (
         <BetweenQuestions
           items={mediaItems}
