@@ -160,6 +160,17 @@ export interface AnswerAcceptedMessage {
   answerId?: string;
 }
 
+/**
+ * The server opens a datagram path to this phone (docs/REALTIME.md "The datagram path"): a WebRTC
+ * data channel, unordered and without retransmissions, offered in `sdp` (with the server's
+ * candidates). The phone answers with `datagram_reply`. Sent at most once per player while the
+ * path lives, only to phones whose reported round trip is slow (ping's `rttMs`).
+ */
+export interface DatagramOfferMessage {
+  type: 'datagram_offer';
+  sdp: string;
+}
+
 export interface ErrorMessage {
   type: 'error';
   code: ErrorCode;
@@ -220,6 +231,7 @@ export type ServerMessage =
   | AnswerProgressMessage
   | PresenceMessage
   | PongMessage
+  | DatagramOfferMessage
   | ErrorMessage;
 
 export type ServerMessageType = ServerMessage['type'];
@@ -257,10 +269,40 @@ export const submitAnswerSchema = z.object({
     .optional(),
 });
 
-/** A phone measures its round trip (and the server's clock) with this; any role may send it. */
+/** A round trip longer than this is no round trip (the phone's report is bounded, not trusted). */
+export const MAX_REPORTED_RTT_MS = 60_000;
+/** An SDP answer from a browser is 400–1,500 characters; the frame bound caps everything anyway. */
+export const MAX_SDP_CHARS = 8_000;
+
+/**
+ * A phone measures its round trip (and the server's clock) with this; any role may send it. A
+ * phone adds `rttMs`, the worst round trip it measured lately: a slow phone is offered the
+ * datagram path (docs/REALTIME.md).
+ */
 export const pingSchema = z.object({
   type: z.literal('ping'),
   id: z.number({ error: 'id must be a number' }).int('id must be a whole number').min(0).max(Number.MAX_SAFE_INTEGER),
+  rttMs: z
+    .number({ error: 'rttMs must be a number of milliseconds' })
+    .int('rttMs must be whole milliseconds')
+    .min(0, 'rttMs must not be negative')
+    .max(MAX_REPORTED_RTT_MS, `rttMs must be at most ${MAX_REPORTED_RTT_MS}`)
+    .optional(),
+});
+
+/** The phone's answer to `datagram_offer`: its SDP (candidates optional: the server learns the phone's address from its checks). */
+export const datagramReplySchema = z.object({
+  type: z.literal('datagram_reply'),
+  sdp: z.string({ error: 'sdp must be a string' }).min(1, 'sdp is required').max(MAX_SDP_CHARS, `sdp must be at most ${MAX_SDP_CHARS} characters`),
+});
+
+/**
+ * The phone has the question (sent on the datagram path, in answer to the question's state
+ * there): the server stops repeating it to this phone.
+ */
+export const questionSeenSchema = z.object({
+  type: z.literal('question_seen'),
+  questionId: z.string().min(1, 'questionId is required'),
 });
 
 export const adminNextQuestionSchema = z.object({ type: z.literal('admin_next_question') });
@@ -276,6 +318,8 @@ export const clientMessageSchema = z.discriminatedUnion('type', [
   adminPauseSchema,
   adminToggleAutorotateSchema,
   pingSchema,
+  datagramReplySchema,
+  questionSeenSchema,
 ]);
 
 export type SubmitAnswerMessage = z.infer<typeof submitAnswerSchema>;
@@ -283,6 +327,8 @@ export type AdminNextQuestionMessage = z.infer<typeof adminNextQuestionSchema>;
 export type AdminPauseMessage = z.infer<typeof adminPauseSchema>;
 export type AdminToggleAutorotateMessage = z.infer<typeof adminToggleAutorotateSchema>;
 export type PingMessage = z.infer<typeof pingSchema>;
+export type DatagramReplyMessage = z.infer<typeof datagramReplySchema>;
+export type QuestionSeenMessage = z.infer<typeof questionSeenSchema>;
 
 /**
  * The body of `POST` PLAYER_ANSWER_PATH (api.ts): a pick sent over plain HTTP by a phone whose
@@ -306,4 +352,6 @@ export const MESSAGE_ROLES: Record<ClientMessageType, readonly ClientRole[]> = {
   admin_pause: ['admin'],
   admin_toggle_autorotate: ['admin'],
   ping: ['admin', 'display', 'player'],
+  datagram_reply: ['player'],
+  question_seen: ['player'],
 };
