@@ -62,6 +62,19 @@ describe('configuration', () => {
     });
   });
 
+  it('reads the datagram path: on by default on the HTTP port number, off with RTC_UDP_PORT=off', () => {
+    expect(loadConfig({}).datagram).toEqual({ udpPort: null, address: null, minRttMs: 300, maxPeers: 2000 });
+    expect(loadConfig({ HOST: '10.0.0.5' }).datagram).toMatchObject({ address: '10.0.0.5' });
+    expect(loadConfig({ RTC_UDP_PORT: '40000', RTC_ADDRESS: '127.0.0.1', RTC_MIN_RTT_MS: '0', RTC_MAX_PEERS: '50' }).datagram).toEqual({
+      udpPort: 40000,
+      address: '127.0.0.1',
+      minRttMs: 0,
+      maxPeers: 50,
+    });
+    expect(loadConfig({ RTC_UDP_PORT: 'off' }).datagram).toBeNull();
+    expect(loadConfig({ RTC_MAX_PEERS: '0' }).datagram).toBeNull();
+  });
+
   it('treats an empty variable as unset', () => {
     expect(loadConfig({ DATABASE_URL: '', PORT: '' })).toMatchObject({ databaseUrl: undefined, port: 3000 });
   });
@@ -77,6 +90,9 @@ describe('configuration', () => {
     [{ ADMIN_PASSWORD: 'short' }, 'ADMIN_PASSWORD'],
     [{ METRICS_TOKEN: 'guessable' }, 'METRICS_TOKEN'],
     [{ INSTANCE_ID: 'two words' }, 'INSTANCE_ID'],
+    [{ RTC_UDP_PORT: 'on' }, 'RTC_UDP_PORT'],
+    [{ RTC_UDP_PORT: '0' }, 'RTC_UDP_PORT'],
+    [{ RTC_MIN_RTT_MS: '-1' }, 'RTC_MIN_RTT_MS'],
   ])('stops with a message naming the bad variable: %o', (env, name) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(new RegExp(`${name}:`));

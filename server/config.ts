@@ -62,6 +62,11 @@ const envSchema = z.object({
   INSTANCE_ID: z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/, 'must be 1-64 letters, digits, dots, dashes or underscores').optional(),
   // Prefix of Marquee's Redis keys and channels: several deployments can share one Redis.
   REDIS_KEY_PREFIX: z.string().regex(/^[A-Za-z0-9_.:-]{1,64}$/, 'must be 1-64 letters, digits or . _ : -').default('marquee'),
+  // The datagram path for slow phones (docs/REALTIME.md): one UDP port per instance, "off" for none.
+  RTC_UDP_PORT: z.union([z.literal('off'), z.coerce.number().int().min(1).max(65535)], { error: 'must be a UDP port (1-65535) or off' }).optional(),
+  RTC_ADDRESS: z.string().min(1).optional(),
+  RTC_MIN_RTT_MS: z.coerce.number().int().min(0).max(60000).default(300),
+  RTC_MAX_PEERS: z.coerce.number().int().min(0).max(100000).default(2000),
 });
 
 export interface Config {
@@ -99,6 +104,11 @@ export interface Config {
   /** Multi-instance mode: this instance's name (REDIS_URL set). */
   instanceId: string | undefined;
   redisKeyPrefix: string;
+  /**
+   * The datagram path (docs/REALTIME.md): null when off. `udpPort` null: the HTTP port's number;
+   * `address` null: every interface (HOST 0.0.0.0) or HOST.
+   */
+  datagram: { udpPort: number | null; address: string | null; minRttMs: number; maxPeers: number } | null;
 }
 
 export class ConfigError extends Error {}
@@ -150,6 +160,15 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     logLevel: e.LOG_LEVEL,
     instanceId: e.INSTANCE_ID,
     redisKeyPrefix: e.REDIS_KEY_PREFIX,
+    datagram:
+      e.RTC_UDP_PORT === 'off' || e.RTC_MAX_PEERS === 0
+        ? null
+        : {
+            udpPort: e.RTC_UDP_PORT ?? null,
+            address: e.RTC_ADDRESS ?? (e.HOST === '0.0.0.0' || e.HOST === '::' ? null : e.HOST),
+            minRttMs: e.RTC_MIN_RTT_MS,
+            maxPeers: e.RTC_MAX_PEERS,
+          },
   };
 }
 

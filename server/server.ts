@@ -70,6 +70,11 @@ export interface StartOptions {
  */
 export const LISTEN_BACKLOG = 4096;
 
+function listeningPort(server: App['server'], configured: number): number {
+  const address = server.address();
+  return typeof address === 'object' && address ? address.port : configured;
+}
+
 /** Builds every part from the configuration and starts listening. main.ts and the tests share it. */
 export async function startServer(config: Config, options: StartOptions = {}): Promise<RunningServer> {
   const store: Store = await openStore({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, pgSchema: options.pgSchema ?? config.databaseSchema });
@@ -123,9 +128,16 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   // Rooms subscribe to the lifecycle before the scheduler can start anything. Live games resume
   // and the WebSocket endpoint is attached before the port opens: once the server answers, phones
   // coming back after a restart can connect (and the resume's grace is not spent refusing them).
+  // The datagram path's UDP port is the HTTP port's number unless set: read once the port is open.
+  const datagram = config.datagram && {
+    udpPort: () => config.datagram?.udpPort ?? listeningPort(app.server, config.port),
+    address: config.datagram.address,
+    minRttMs: config.datagram.minRttMs,
+    maxPeers: config.datagram.maxPeers,
+  };
   const realtime = await startRealtime(
     { httpServer: app.server, store, adminAuth, lifecycle, log: app.log, metrics: deps.metrics, cluster: clusterOptions },
-    options.realtime,
+    { ...(datagram ? { datagram } : {}), ...options.realtime },
   );
   deps.liveGames.attach(realtime.liveSummaries);
   deps.playerAnswers.attach((answer) => realtime.sockets.answerOverHttp(answer));
@@ -135,8 +147,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     await realtime.close();
     throw err;
   }
-  const address = app.server.address();
-  const port = typeof address === 'object' && address ? address.port : config.port;
+  const port = listeningPort(app.server, config.port);
   const stopScheduler = startScheduler(lifecycle, (err) => app.log.error({ err }, 'scheduled start failed'));
   const preShows = new PreShowRunner({
     store,

@@ -10,6 +10,7 @@ import WebSocket from 'ws';
 import { type ClientRole, MAX_CLIENT_MESSAGE_BURST, type ServerMessage } from '../../../protocol/index.js';
 import type { BroadcastTarget } from '../../game/engine/index.js';
 import type { Broadcaster } from '../../game/rooms/index.js';
+import type { DatagramPaths } from './datagram.js';
 import { LinkDelay } from './link-delay.js';
 import { probeAlong } from './link-probe.js';
 
@@ -187,6 +188,8 @@ export class Hub implements Broadcaster {
   private readonly measureLinks: boolean;
   /** Link probes due ride along with broadcasts (link-probe.ts); 0: none here. */
   private readonly probeIntervalMs: number;
+  /** Slow phones' datagram paths (datagram.ts): what they carry is handed over here too. */
+  datagrams: DatagramPaths | null = null;
 
   constructor(options: { measureLinks?: boolean; probeIntervalMs?: number } = {}) {
     this.measureLinks = options.measureLinks ?? true;
@@ -296,6 +299,7 @@ export class Hub implements Broadcaster {
     if (target === 'all' || target === 'audience' || target === 'players') {
       sent = sendAll(group.players, frame) || sent;
       if (probe && this.probeIntervalMs > 0 && group.questionOpen !== false) probeAlong(group.players, this.probeIntervalMs);
+      this.datagrams?.toSession(sessionId, frame);
     }
     return sent;
   }
@@ -304,6 +308,7 @@ export class Hub implements Broadcaster {
     const own = this.sessions.get(sessionId)?.byPlayer.get(playerId);
     if (!own) return false;
     for (const client of own) send(client, frame);
+    this.datagrams?.toPlayer(sessionId, playerId, frame);
     return true;
   }
 
@@ -311,6 +316,8 @@ export class Hub implements Broadcaster {
     const client = this.clients.get(connectionId);
     if (!client) return false;
     send(client, frame);
+    // A resend's acceptance is a reply to its socket: a pick repeated on the path needs it there too.
+    if (client.playerId !== null) this.datagrams?.toPlayer(client.sessionId, client.playerId, frame);
     return true;
   }
 

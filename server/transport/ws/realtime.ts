@@ -11,6 +11,7 @@ import type { Store } from '../../storage/store.js';
 import { instrumentedRoomStorage, timedBroadcaster } from '../../ops/instrument.js';
 import type { Metrics } from '../../ops/metrics.js';
 import { DEFAULT_HEARTBEAT, type HeartbeatOptions, startHeartbeat } from './heartbeat.js';
+import { type DatagramOptions, DatagramPaths } from './datagram.js';
 import { Hub } from './hub.js';
 import { LINK_PROBE_INTERVAL_MS, startLinkProbes } from './link-probe.js';
 import { REHEARSAL_PLAYERS } from './rehearsal.js';
@@ -34,6 +35,8 @@ export interface RealtimeOptions {
   rehearsalPlayers?: number;
   /** How often each phone's round trip is probed (link-probe.ts); 0 turns the probes off. */
   linkProbeIntervalMs?: number;
+  /** Slow phones' datagram paths (datagram.ts); absent: none. */
+  datagram?: DatagramOptions;
 }
 
 /** Prize winners announced by "Show on display" (the session lifecycle emits them). */
@@ -123,6 +126,16 @@ export async function startRealtime(deps: RealtimeDeps, options: RealtimeOptions
   const events: LifecycleSource & WinnersSource & TokenRevocations = cluster?.events ?? deps.lifecycle;
   deps.lifecycle.on('started', rehearsal.run);
   const adminSockets = new AdminSockets();
+  // The socket server (below) takes the paths' messages: `receive` is only called once a path is open.
+  const datagrams = options.datagram
+    ? new DatagramPaths(options.datagram, {
+        log: deps.log,
+        signal: (client, message) => hub.sendTo(client, message),
+        receive: (client, raw) => sockets.receiveDatagram(client, raw),
+        playerClients: (sessionId, playerId) => hub.playerClients(sessionId, playerId),
+      })
+    : undefined;
+  hub.datagrams = datagrams ?? null;
   // Phones let in here may come back while the database is down (DESIGN §16).
   const knownPlayers = new KnownPlayers();
   const sockets = new SocketServer({
@@ -135,6 +148,7 @@ export async function startRealtime(deps: RealtimeDeps, options: RealtimeOptions
     log: deps.log,
     adminSockets,
     measureLinks,
+    datagrams,
   });
   // A logout on any instance closes the admin sockets holding that token here (DESIGN §15).
   const onTokenRevoked = (tokenHash: string) => adminSockets.revoke(tokenHash);
@@ -196,6 +210,7 @@ export async function startRealtime(deps: RealtimeDeps, options: RealtimeOptions
       // end a question early in the stored game). Live sessions resume on the next start.
       if (cluster) await cluster.close();
       else await rooms.close();
+      datagrams?.closeAll();
       await sockets.closeSockets();
     },
   };

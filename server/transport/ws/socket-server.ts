@@ -25,6 +25,7 @@ import { type AuthDeps, type ConnectionAuth, authenticateConnection } from './au
 import { type Client, type Hub, newClient } from './hub.js';
 import type { AdminSockets } from './admin-sockets.js';
 import { CutOffs } from './cut-offs.js';
+import type { DatagramPaths } from './datagram.js';
 import { LinkDelay } from './link-delay.js';
 
 export const WS_PATH = '/ws';
@@ -68,6 +69,8 @@ export interface SocketServerDeps extends AuthDeps {
   adminSockets: AdminSockets;
   /** Credit answers with each phone's measured delay (link-delay.ts); off on a fake game clock. */
   measureLinks?: boolean;
+  /** Slow phones' datagram paths (datagram.ts); absent: off. */
+  datagrams?: DatagramPaths;
 }
 
 /** The players' and screens' WebSocket server (the rehearsal opens its loopback sockets with it too). */
@@ -88,6 +91,8 @@ export class SocketServer {
   /** HTTP picks per player: a token bucket each, as a socket's messages have. */
   private readonly httpBuckets = new Map<string, { tokens: number; atMs: number }>();
   private httpBucketsSweptAtMs = 0;
+  /** Each player socket's room: a message on the player's datagram path goes to it. */
+  private readonly roomOf = new WeakMap<Client, RoomPort>();
 
   constructor(private readonly deps: SocketServerDeps) {
     deps.httpServer.on('upgrade', this.onUpgrade);
@@ -136,6 +141,10 @@ export class SocketServer {
     const { hub, log } = this.deps;
     const client = newClient(`c${this.nextConnectionId++}`, room.sessionId, role, playerId, ws, Date.now());
     this.sockets.add(ws);
+    if (playerId !== null) {
+      this.roomOf.set(client, room);
+      this.deps.datagrams?.adopt(client);
+    }
 
     const measure = this.deps.measureLinks ?? true;
     if (playerId !== null && measure) {
@@ -153,6 +162,7 @@ export class SocketServer {
     ws.on('close', () => {
       this.sockets.delete(ws);
       hub.remove(client);
+      this.deps.datagrams?.released(client);
       if (playerId !== null) this.cutOffs.gone(room.sessionId, playerId, client.heardAtMs);
       room
         .disconnect(client.id)
@@ -304,7 +314,8 @@ export class SocketServer {
     this.handle(client, room, parseClientMessage(raw, client.role), silentSinceMs);
   }
 
-  private handle(client: Client, room: RoomPort, parsed: ReturnType<typeof parseClientMessage>, silentSinceMs: number): void {
+  /** `nowMs`: when the message arrived (a socket's message: when its socket was heard from, just now). */
+  private handle(client: Client, room: RoomPort, parsed: ReturnType<typeof parseClientMessage>, silentSinceMs: number, nowMs = client.heardAtMs): void {
     if (!parsed.ok) {
       this.deps.hub.sendTo(client, parsed.error);
       return;
@@ -313,10 +324,21 @@ export class SocketServer {
     let event: EngineEvent;
     switch (message.type) {
       case 'submit_answer':
-        event = answerEvent(client.id, client.playerId ?? '', message, this.deps.measureLinks === false ? undefined : client.link.allowanceMs(client.heardAtMs, silentSinceMs));
+        event = answerEvent(client.id, client.playerId ?? '', message, this.deps.measureLinks === false ? undefined : client.link.allowanceMs(nowMs, silentSinceMs));
         break;
       case 'ping':
         this.deps.hub.sendTo(client, { type: 'pong', id: message.id, serverTime: Date.now() });
+        if (message.rttMs !== undefined) this.deps.datagrams?.consider(client, message.rttMs);
+        return;
+      case 'datagram_reply': {
+        const refused = this.deps.datagrams
+          ? this.deps.datagrams.reply(client, message.sdp)
+          : errorMessage(ERROR_CODES.invalidMessage, 'Invalid datagram_reply: no datagram offer is waiting for a reply');
+        if (refused) this.deps.hub.sendTo(client, refused);
+        return;
+      }
+      case 'question_seen':
+        this.deps.datagrams?.seen(client, message.questionId);
         return;
       case 'admin_next_question':
       case 'admin_pause':
@@ -327,6 +349,23 @@ export class SocketServer {
         break;
     }
     room.dispatch(event);
+  }
+
+  /**
+   * A message that came on a player's datagram path (datagram.ts), taken as a message of the
+   * player's socket `client`: the same parser, the same player, the same credit. Only a pick and
+   * `question_seen` travel there; the socket's rate limit and silence are left alone (the path
+   * has its own limit, and a path heard from says nothing of the socket). Errors go to the socket.
+   */
+  receiveDatagram(client: Client, raw: string): void {
+    const room = this.roomOf.get(client);
+    if (!room || this.closing) return;
+    const parsed = parseClientMessage(raw, client.role);
+    if (parsed.ok && parsed.message.type !== 'submit_answer' && parsed.message.type !== 'question_seen') {
+      this.deps.hub.sendTo(client, errorMessage(ERROR_CODES.invalidMessage, 'Only submit_answer and question_seen travel on the datagram path'));
+      return;
+    }
+    this.handle(client, room, parsed, client.heardAtMs, Date.now());
   }
 
   get connectionCount(): number {

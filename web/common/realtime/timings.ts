@@ -60,3 +60,22 @@ export function attemptUrl(url: string, extra: Record<string, string> | undefine
   if (!extra || Object.keys(extra).length === 0) return url;
   return `${url}${url.includes('?') ? '&' : '?'}${new URLSearchParams(extra).toString()}`;
 }
+
+/** The phone repeats what matters on the datagram path this often (docs/REALTIME.md "The datagram path"). */
+export const DATAGRAM_REPEAT_MS = 250;
+
+/**
+ * Whether a message that came on the datagram path is taken. The path brings the question's state
+ * (repeated until the phone says it has it) and the pick's confirmation; a datagram may arrive
+ * late or twice. So a state is taken only when it shows a question and is newer than every state
+ * the phone has had on either path (`newestStateServerTime`): a late repeat can never take the
+ * phone back into a question that has ended, and the copy that comes second changes nothing.
+ */
+export function takeDatagram(
+  message: { type: string; phase?: string; serverTime?: number },
+  newestStateServerTime: number | null,
+): boolean {
+  if (message.type === 'answer_accepted') return true;
+  if (message.type !== 'session_state' || message.phase !== 'question' || typeof message.serverTime !== 'number') return false;
+  return newestStateServerTime === null || message.serverTime > newestStateServerTime;
+}

@@ -1,0 +1,233 @@
+/**
+ * The datagram path (docs/REALTIME.md "The datagram path"): a slow phone gets a WebRTC data
+ * channel beside its socket, the question is repeated on it until the phone has it, and a pick
+ * sent on it is taken and confirmed there. Real sockets, a real data channel (libdatachannel as
+ * the phone, on loopback), a fake game clock.
+ */
+import { PeerConnection, type DataChannel } from 'node-datachannel';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ERROR_CODES } from '../../../protocol/index.js';
+import { FakeClock } from '../../game/rooms/fake-clock.js';
+import { TestApi } from '../../testing/api.js';
+import { type TestServer, startTestServer } from '../../testing/server.js';
+import { withoutCandidates } from './datagram.js';
+import { TestSocket, type AnyMessage } from './testing/client.js';
+import { type Game, createGame, display } from './testing/setup.js';
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** The phone's end of a path: libdatachannel answering the server's offer, as the browser does. */
+class PhonePath {
+  readonly received: AnyMessage[] = [];
+  channel: DataChannel | null = null;
+  readonly pc = new PeerConnection('phone', { iceServers: [], bindAddress: '127.0.0.1' });
+  readonly opened: Promise<void>;
+
+  constructor() {
+    this.opened = new Promise((resolve) =>
+      this.pc.onDataChannel((channel) => {
+        this.channel = channel;
+        channel.onMessage((data) => this.received.push(JSON.parse(String(data))));
+        if (channel.isOpen()) resolve();
+        else channel.onOpen(() => resolve());
+      }),
+    );
+  }
+
+  /** Takes the offer; resolves with the answer to send back. */
+  answer(offer: string): Promise<string> {
+    const answered = new Promise<string>((resolve) => this.pc.onLocalDescription((sdp) => resolve(sdp)));
+    this.pc.setRemoteDescription(offer, 'offer');
+    return answered;
+  }
+
+  send(message: unknown): void {
+    this.channel?.sendMessage(typeof message === 'string' ? message : JSON.stringify(message));
+  }
+
+  async waitFor(match: (m: AnyMessage) => boolean, from = 0, timeoutMs = 5_000): Promise<AnyMessage> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const found = this.received.slice(from).find(match);
+      if (found) return found;
+      if (Date.now() > deadline) throw new Error(`nothing matching on the path; got: ${this.received.map((m) => m.type).join(', ')}`);
+      await sleep(20);
+    }
+  }
+
+  close(): void {
+    this.channel?.close();
+    this.pc.close();
+  }
+}
+
+describe('the datagram path', () => {
+  const clock = new FakeClock(Math.floor(Date.now() / 1000) * 1000);
+  let server: TestServer;
+  let api: TestApi;
+  let game: Game;
+  let questionId: string;
+  const paths: PhonePath[] = [];
+  const sockets: TestSocket[] = [];
+
+  const join = async (index: number) => {
+    const socket = await TestSocket.join(server.baseUrl, {
+      type: 'player',
+      sessionId: game.sessionId,
+      playerId: game.players[index].id,
+      playerToken: game.players[index].playerToken,
+    });
+    sockets.push(socket);
+    return socket;
+  };
+  /** A phone reports a slow round trip and opens the path it is offered. */
+  const openPath = async (socket: TestSocket) => {
+    const offered = socket.next('datagram_offer');
+    socket.send({ type: 'ping', id: 7, rttMs: 450 });
+    const { sdp } = await offered;
+    const path = new PhonePath();
+    paths.push(path);
+    socket.send({ type: 'datagram_reply', sdp: await path.answer(sdp) });
+    await path.opened;
+    // The server's end opens a moment after the phone's (SCTP's handshake done on both sides).
+    const playerId = new URL(socket.ws.url).searchParams.get('playerId')!;
+    const deadline = Date.now() + 5_000;
+    while (!datagrams().isOpen(game.sessionId, playerId) && Date.now() < deadline) await sleep(10);
+    return path;
+  };
+  const answerOf = (index: number) => {
+    const phase = server.server.realtime.rooms.get(game.sessionId)?.engineState?.phase;
+    return phase && 'answers' in phase ? phase.answers.get(game.players[index].id) : undefined;
+  };
+  const datagrams = () => server.server.realtime.hub.datagrams!;
+
+  beforeAll(async () => {
+    server = await startTestServer({ env: { RTC_MAX_PEERS: '4' }, realtime: { clock } });
+    clock.settle = () => server.server.realtime.rooms.whenIdle();
+    api = new TestApi(server);
+    await api.login();
+    game = await createGame(server, api, { items: [{ question: { text: 'Who directed Jaws?', correctIndex: 1, timeLimitSeconds: 10 } }], players: 6 });
+    questionId = game.questions[0].id;
+  });
+  afterAll(async () => {
+    for (const path of paths) path.close();
+    await Promise.all(sockets.map((s) => s.close()));
+    await server?.close();
+  });
+
+  it('is offered once, on the server’s loopback port, to a phone reporting a slow round trip and to no other', async () => {
+    const fast = await join(0);
+    fast.send({ type: 'ping', id: 1, rttMs: 120 });
+    await fast.next('pong');
+    const slow = await join(1);
+    const offered = slow.next('datagram_offer');
+    slow.send({ type: 'ping', id: 1, rttMs: 450 });
+    const { sdp } = await offered;
+    const port = new URL(server.baseUrl).port;
+    expect(sdp).toContain(`127.0.0.1 ${port} typ host`);
+    // Asked again while the offer waits: no second offer.
+    slow.send({ type: 'ping', id: 2, rttMs: 900 });
+    await slow.next('pong');
+    await sleep(200);
+    expect(slow.types().filter((t) => t === 'datagram_offer')).toHaveLength(1);
+    expect(fast.types()).not.toContain('datagram_offer');
+  });
+
+  it('repeats the question on the path until the phone has it, and takes and confirms a pick sent there', async () => {
+    const socket = await join(2);
+    const path = await openPath(socket);
+    expect(datagrams().isOpen(game.sessionId, game.players[2].id)).toBe(true);
+    const screen = await display(server, game);
+    sockets.push(screen);
+    const shown = screen.next('session_state', (m) => m.phase === 'question');
+    await api.post(`/api/admin/sessions/${game.sessionId}/start`, {});
+    await shown;
+    const first = await path.waitFor((m) => m.type === 'session_state' && m.phase === 'question');
+    expect(first.question).toMatchObject({ id: questionId });
+    expect(first.question).not.toHaveProperty('correctIndex');
+    // Not yet acknowledged: the same state again, 250 ms apart.
+    await path.waitFor((m) => m.type === 'session_state', path.received.indexOf(first) + 1, 2_000);
+    path.send({ type: 'question_seen', questionId });
+    await sleep(400);
+    const afterSeen = path.received.length;
+    await sleep(700);
+    expect(path.received.length).toBe(afterSeen);
+
+    await clock.advance(3_000);
+    const before = path.received.length;
+    path.send({ type: 'submit_answer', questionId, selectedIndex: 1, answerId: 'dg-1', reactionMs: 2_900 });
+    expect(await path.waitFor((m) => m.type === 'answer_accepted', before)).toMatchObject({ questionId, selectedIndex: 1, answerId: 'dg-1' });
+    await socket.waitFor((m) => m.type === 'answer_accepted' && m.answerId === 'dg-1');
+    expect(answerOf(2)).toMatchObject({ selectedIndex: 1, isCorrect: true });
+    // The phone repeats it (its confirmation may have been lost): confirmed on the path again.
+    const again = path.received.length;
+    path.send({ type: 'submit_answer', questionId, selectedIndex: 1, answerId: 'dg-1', reactionMs: 2_900 });
+    await path.waitFor((m) => m.type === 'answer_accepted', again);
+    expect(answerOf(2)).toMatchObject({ selectedIndex: 1 });
+  });
+
+  it('refuses bad signalling and bad messages on the path with an error on the socket, changing nothing', async () => {
+    const socket = await join(3);
+    expect((await socket.expectError({ type: 'datagram_reply', sdp: 'v=0' })).code).toBe(ERROR_CODES.invalidMessage);
+    expect((await socket.expectError({ type: 'datagram_reply', sdp: 'x'.repeat(9_000) })).message).toMatch(/at most 8000/);
+    expect((await socket.expectError({ type: 'question_seen' })).code).toBe(ERROR_CODES.invalidMessage);
+    const offered = socket.next('datagram_offer');
+    socket.send({ type: 'ping', id: 3, rttMs: 450 });
+    const { sdp } = await offered;
+    expect((await socket.expectError({ type: 'datagram_reply', sdp: 'not an sdp at all' })).message).toMatch(/not an answer/);
+    const path = new PhonePath();
+    paths.push(path);
+    socket.send({ type: 'datagram_reply', sdp: await path.answer(sdp) });
+    await path.opened;
+    expect((await socket.expectError({ type: 'datagram_reply', sdp: 'v=0' })).message).toMatch(/no datagram offer/);
+
+    const onSocket = async (message: unknown) => {
+      const error = socket.next('error');
+      path.send(message);
+      return error;
+    };
+    expect((await onSocket('not json')).code).toBe(ERROR_CODES.invalidJson);
+    expect((await onSocket({ type: 'admin_pause' })).code).toBe(ERROR_CODES.forbidden);
+    expect((await onSocket({ type: 'ping', id: 1 })).message).toMatch(/Only submit_answer and question_seen/);
+    expect((await onSocket({ type: 'submit_answer', questionId, selectedIndex: 9 })).code).toBe(ERROR_CODES.invalidMessage);
+    expect(answerOf(3)).toBeUndefined();
+    // A flood is dropped on the path, never answered, and the socket stays open.
+    const errorsBefore = socket.types().filter((t) => t === 'error').length;
+    for (let i = 0; i < 200; i++) path.send({ type: 'question_seen', questionId: 'nope' });
+    for (let i = 0; i < 100; i++) path.send('garbage');
+    await sleep(500);
+    expect(socket.types().filter((t) => t === 'error').length - errorsBefore).toBeLessThanOrEqual(40);
+    expect(socket.isOpen).toBe(true);
+  });
+
+  it('stays with the player across a replaced socket, closes with the last one, and opens no more than RTC_MAX_PEERS paths', async () => {
+    const first = await join(4);
+    const path = await openPath(first);
+    const second = await join(4);
+    await first.close();
+    expect(datagrams().isOpen(game.sessionId, game.players[4].id)).toBe(true);
+    const before = path.received.length;
+    path.send({ type: 'submit_answer', questionId, selectedIndex: 2, answerId: 'dg-4', reactionMs: 1_000 });
+    await path.waitFor((m) => m.type === 'answer_accepted', before);
+    // Taken as the open socket's message: its confirmation went there.
+    await second.waitFor((m) => m.type === 'answer_accepted' && m.answerId === 'dg-4');
+    expect(answerOf(4)).toMatchObject({ selectedIndex: 2 });
+
+    // Players 1, 2, 3 and 4 hold or were offered paths: a fifth slow phone is over the limit of 4.
+    const fifth = await join(5);
+    fifth.send({ type: 'ping', id: 1, rttMs: 900 });
+    await fifth.next('pong');
+    await sleep(300);
+    expect(fifth.types()).not.toContain('datagram_offer');
+
+    await second.close();
+    const deadline = Date.now() + 2_000;
+    while (datagrams().isOpen(game.sessionId, game.players[4].id) && Date.now() < deadline) await sleep(20);
+    expect(datagrams().isOpen(game.sessionId, game.players[4].id)).toBe(false);
+  });
+
+  it('drops the candidates a phone names: the server answers only the phone’s own checks', () => {
+    const sdp = ['v=0', 'a=ice-ufrag:abcd', 'a=candidate:1 1 UDP 2122260223 203.0.113.9 5000 typ host', 'a=end-of-candidates', 'a=mid:0'].join('\r\n');
+    expect(withoutCandidates(sdp)).toBe(['v=0', 'a=ice-ufrag:abcd', 'a=mid:0'].join('\r\n'));
+  });
+});

@@ -1,0 +1,383 @@
+/**
+ * The datagram path (docs/REALTIME.md "The datagram path"): a WebRTC data channel, unordered and
+ * without retransmissions, beside a slow phone's socket. After a loss of signal TCP holds a
+ * question or a pick behind its backed-off resends; here the sender repeats what matters every
+ * 250 ms, so the first copy sent after the signal returns arrives one one-way delay later.
+ *
+ * One path per player (not per socket: a phone replacing a silent socket keeps it), offered by
+ * the server on the first ping reporting a slow round trip, all paths of the instance on one UDP
+ * port (ICE UDP mux). The library (libdatachannel, native) is loaded on the first offer, so an
+ * instance whose phones are all fast never starts its threads. What goes out here: the question's
+ * state (repeated until the phone says `question_seen` or the question ends) and the player's
+ * `answer_accepted`. What comes in is handed to the socket server as a message of the player's
+ * socket (`receive`).
+ */
+import { ERROR_CODES, type ErrorMessage, type ServerMessage, errorMessage } from '../../../protocol/index.js';
+import type { RoomLog } from '../../game/rooms/index.js';
+import type { Client } from './hub.js';
+
+/** The little of node-datachannel used here. */
+interface DataChannel {
+  onOpen(callback: () => void): void;
+  onClosed(callback: () => void): void;
+  onMessage(callback: (message: string | Buffer | ArrayBuffer) => void): void;
+  sendMessage(message: string): boolean;
+  isOpen(): boolean;
+  close(): void;
+}
+interface PeerConnection {
+  onGatheringStateChange(callback: (state: string) => void): void;
+  onStateChange(callback: (state: string) => void): void;
+  localDescription(): { type: string; sdp: string } | null;
+  setRemoteDescription(sdp: string, type: 'answer'): void;
+  createDataChannel(label: string, init: { unordered: boolean; maxRetransmits: number }): DataChannel;
+  close(): void;
+}
+interface RtcConfig {
+  iceServers: string[];
+  enableIceUdpMux: boolean;
+  portRangeBegin: number;
+  portRangeEnd: number;
+  bindAddress?: string;
+}
+interface Library {
+  PeerConnection: new (name: string, config: RtcConfig) => PeerConnection;
+}
+
+/** The server repeats a question's state on a path this often, until the phone has it. */
+export const QUESTION_REPEAT_MS = 250;
+/** A path offered and not open this long after is closed (the phone never replied, or UDP is blocked). */
+export const OPEN_TIMEOUT_MS = 20_000;
+/** A player whose path failed (or never opened) is offered another only after this long. */
+export const REOFFER_AFTER_MS = 60_000;
+/** A question is repeated at most this long (a paused question's state has no deadline). */
+const MAX_REPEAT_MS = 60_000;
+/**
+ * Messages a phone may send on its path: a waiting pick every 250 ms and a `question_seen` per
+ * repeat it got is 8 a second at most; more is dropped (never answered, never closing anything).
+ */
+export const PATH_MESSAGES_PER_SECOND = 10;
+export const PATH_MESSAGE_BURST = 40;
+
+export interface DatagramOptions {
+  /** The UDP port every path of this instance shares (read at the first offer: the HTTP port may be chosen at listen). */
+  udpPort: () => number;
+  /** Where the server's candidates are gathered; null: every interface. */
+  address: string | null;
+  /** A phone reporting a round trip of at least this gets a path. */
+  minRttMs: number;
+  /** Paths open (or being opened) at once on this instance. */
+  maxPeers: number;
+}
+
+export interface DatagramDeps {
+  log: RoomLog;
+  /** Sends a message on one socket (the offer). */
+  signal(client: Client, message: ServerMessage): void;
+  /** A message that came on a player's path, to be taken as a message of that player's socket. */
+  receive(client: Client, raw: string): void;
+  /** The player's open sockets (a path outlives the socket it was offered on). */
+  playerClients(sessionId: string, playerId: string): Iterable<Client>;
+}
+
+interface Peer {
+  readonly key: string;
+  readonly sessionId: string;
+  readonly playerId: string;
+  /** The player's socket the path's messages are taken as: the newest. */
+  owner: Client;
+  readonly pc: PeerConnection;
+  readonly channel: DataChannel;
+  open: boolean;
+  /** The phone's reply was taken: a second one is refused. */
+  replied: boolean;
+  openTimer: NodeJS.Timeout;
+  tokens: number;
+  refilledAtMs: number;
+  /** The open question's state, repeated until the phone has it. */
+  repeat: { questionId: string; payload: string; untilMs: number } | null;
+}
+
+function keyOf(sessionId: string, playerId: string): string {
+  return `${sessionId} ${playerId}`;
+}
+
+/** A reply's candidate lines are dropped: the server learns the phone's address from the phone's own checks, and sends checks to no address a client names. */
+export function withoutCandidates(sdp: string): string {
+  return sdp
+    .split(/\r?\n/)
+    .filter((line) => !line.startsWith('a=candidate:') && line !== 'a=end-of-candidates')
+    .join('\r\n');
+}
+
+export class DatagramPaths {
+  private library: Promise<Library | null> | null = null;
+  private readonly peers = new Map<string, Peer>();
+  private readonly bySession = new Map<string, Set<Peer>>();
+  /** Keys being set up (the library loading): no second offer meanwhile. */
+  private readonly opening = new Set<string>();
+  /** When a player's last path failed (swept as offers look it up). */
+  private readonly failedAtMs = new Map<string, number>();
+  private readonly repeating = new Set<Peer>();
+  private repeatTimer: NodeJS.Timeout | null = null;
+  /** The library could not load, or the port could not be bound: no more offers on this instance. */
+  private disabled = false;
+  private closed = false;
+
+  constructor(
+    private readonly options: DatagramOptions,
+    private readonly deps: DatagramDeps,
+  ) {}
+
+  get size(): number {
+    return this.peers.size;
+  }
+
+  /** Whether this player has an open path (tests, diagnostics). */
+  isOpen(sessionId: string, playerId: string): boolean {
+    return this.peers.get(keyOf(sessionId, playerId))?.open ?? false;
+  }
+
+  /** A player socket reported its round trip (ping's `rttMs`): a slow one is offered a path. */
+  consider(client: Client, rttMs: number): void {
+    if (this.disabled || this.closed || client.playerId === null || rttMs < this.options.minRttMs) return;
+    const key = keyOf(client.sessionId, client.playerId);
+    if (this.peers.has(key) || this.opening.has(key)) return;
+    if (this.peers.size + this.opening.size >= this.options.maxPeers) return;
+    const failedAtMs = this.failedAtMs.get(key);
+    if (failedAtMs !== undefined) {
+      if (Date.now() - failedAtMs < REOFFER_AFTER_MS) return;
+      this.failedAtMs.delete(key);
+    }
+    this.opening.add(key);
+    this.open(client, key)
+      .catch((err) => this.deps.log.warn({ err, connectionId: client.id }, 'the datagram path could not be offered'))
+      .finally(() => this.opening.delete(key));
+  }
+
+  /** A new socket of a player with a path takes it over. */
+  adopt(client: Client): void {
+    if (client.playerId === null) return;
+    const peer = this.peers.get(keyOf(client.sessionId, client.playerId));
+    if (peer) peer.owner = client;
+  }
+
+  /** A player socket closed (already out of the hub): its path goes to the player's other socket, or closes. */
+  released(client: Client): void {
+    if (client.playerId === null) return;
+    const peer = this.peers.get(keyOf(client.sessionId, client.playerId));
+    if (!peer || peer.owner !== client) return;
+    for (const other of this.deps.playerClients(client.sessionId, client.playerId)) {
+      if (other !== client) {
+        peer.owner = other;
+        return;
+      }
+    }
+    this.close(peer, false);
+  }
+
+  /** The phone's `datagram_reply`: null when taken, else the error to answer with. */
+  reply(client: Client, sdp: string): ErrorMessage | null {
+    const peer = client.playerId === null ? undefined : this.peers.get(keyOf(client.sessionId, client.playerId));
+    if (!peer || peer.replied) return errorMessage(ERROR_CODES.invalidMessage, 'Invalid datagram_reply: no datagram offer is waiting for a reply');
+    try {
+      peer.pc.setRemoteDescription(withoutCandidates(sdp), 'answer');
+    } catch {
+      return errorMessage(ERROR_CODES.invalidMessage, 'Invalid datagram_reply: the SDP is not an answer to the offer');
+    }
+    peer.replied = true;
+    return null;
+  }
+
+  /** The phone has the question: no more repeats of it. */
+  seen(client: Client, questionId: string): void {
+    const peer = client.playerId === null ? undefined : this.peers.get(keyOf(client.sessionId, client.playerId));
+    if (peer?.repeat?.questionId === questionId) this.stopRepeat(peer);
+  }
+
+  /** A frame broadcast to a session's players: a question's state goes out on their paths (repeated), its end stops that. */
+  toSession(sessionId: string, frame: Buffer): void {
+    if (this.peers.size === 0) return;
+    const peers = this.bySession.get(sessionId);
+    if (!peers) return;
+    const message = parseFrame(frame);
+    if (!message) return;
+    if (message.type === 'session_state' && message.phase === 'question' && message.question) {
+      const nowMs = Date.now();
+      const payload = frame.toString('utf8');
+      const untilMs = Math.min(typeof message.endsAt === 'number' ? message.endsAt : Number.POSITIVE_INFINITY, nowMs + MAX_REPEAT_MS);
+      for (const peer of peers) {
+        if (!peer.open) continue;
+        peer.repeat = { questionId: message.question.id, payload, untilMs };
+        this.sendOn(peer, payload);
+        this.repeating.add(peer);
+      }
+      this.armRepeats();
+    } else if (message.type === 'question_end' || message.type === 'session_state') {
+      for (const peer of peers) if (peer.repeat) this.stopRepeat(peer);
+    }
+  }
+
+  /** A frame for one player: its `answer_accepted` goes out on the player's path too. */
+  toPlayer(sessionId: string, playerId: string, frame: Buffer | string): void {
+    if (this.peers.size === 0) return;
+    const peer = this.peers.get(keyOf(sessionId, playerId));
+    if (!peer?.open) return;
+    const message = parseFrame(frame);
+    if (message?.type === 'answer_accepted') this.sendOn(peer, typeof frame === 'string' ? frame : frame.toString('utf8'));
+  }
+
+  /** Closes every path (shutdown). */
+  closeAll(): void {
+    this.closed = true;
+    for (const peer of [...this.peers.values()]) this.close(peer, false);
+    this.failedAtMs.clear();
+  }
+
+  private loadLibrary(): Promise<Library | null> {
+    this.library ??= import('node-datachannel').then(
+      (module) => module as unknown as Library,
+      (err: unknown) => {
+        this.deps.log.warn({ err }, 'the WebRTC library could not load: no datagram paths on this instance');
+        this.disabled = true;
+        return null;
+      },
+    );
+    return this.library;
+  }
+
+  private async open(client: Client, key: string): Promise<void> {
+    const library = await this.loadLibrary();
+    const playerId = client.playerId;
+    if (!library || this.closed || this.disabled || playerId === null || client.socket.readyState !== client.socket.OPEN) return;
+    const port = this.options.udpPort();
+    const config: RtcConfig = { iceServers: [], enableIceUdpMux: true, portRangeBegin: port, portRangeEnd: port };
+    if (this.options.address !== null) config.bindAddress = this.options.address;
+    const pc = new library.PeerConnection(`marquee ${client.id}`, config);
+    let peer: Peer | null = null;
+    // Set before the channel: creating it starts the offer and the gathering at once.
+    pc.onGatheringStateChange((state) => {
+      if (state !== 'complete' || !peer || this.peers.get(key) !== peer) return;
+      const description = pc.localDescription();
+      if (!description?.sdp.includes('a=candidate:')) {
+        // Nothing to offer: the port is taken, or no address to gather on.
+        this.deps.log.warn({ port, address: this.options.address }, 'the datagram path gathered no address: no datagram paths on this instance');
+        this.disabled = true;
+        this.close(peer, true);
+        return;
+      }
+      this.deps.signal(peer.owner, { type: 'datagram_offer', sdp: description.sdp });
+    });
+    pc.onStateChange((state) => {
+      if ((state === 'failed' || state === 'closed') && peer && this.peers.get(key) === peer) this.close(peer, true);
+    });
+    const channel = pc.createDataChannel('marquee', { unordered: true, maxRetransmits: 0 });
+    const nowMs = Date.now();
+    const created: Peer = {
+      key,
+      sessionId: client.sessionId,
+      playerId,
+      owner: client,
+      pc,
+      channel,
+      open: false,
+      replied: false,
+      openTimer: setTimeout(() => {
+        if (!created.open && this.peers.get(key) === created) this.close(created, true);
+      }, OPEN_TIMEOUT_MS),
+      tokens: PATH_MESSAGE_BURST,
+      refilledAtMs: nowMs,
+      repeat: null,
+    };
+    peer = created;
+    created.openTimer.unref();
+    this.peers.set(key, created);
+    let group = this.bySession.get(client.sessionId);
+    if (!group) this.bySession.set(client.sessionId, (group = new Set()));
+    group.add(created);
+    channel.onOpen(() => {
+      created.open = true;
+      clearTimeout(created.openTimer);
+    });
+    channel.onClosed(() => {
+      if (this.peers.get(key) === created) this.close(created, !created.open);
+    });
+    channel.onMessage((data) => {
+      if (typeof data !== 'string' || this.peers.get(key) !== created || !this.withinRate(created)) return;
+      this.deps.receive(created.owner, data);
+    });
+  }
+
+  private withinRate(peer: Peer): boolean {
+    const nowMs = Date.now();
+    peer.tokens = Math.min(PATH_MESSAGE_BURST, peer.tokens + ((nowMs - peer.refilledAtMs) / 1000) * PATH_MESSAGES_PER_SECOND);
+    peer.refilledAtMs = nowMs;
+    if (peer.tokens < 1) return false;
+    peer.tokens -= 1;
+    return true;
+  }
+
+  private sendOn(peer: Peer, payload: string): void {
+    try {
+      if (peer.channel.isOpen()) peer.channel.sendMessage(payload);
+    } catch {
+      // A datagram that could not leave is a datagram lost: the sender repeats, TCP carries it too.
+    }
+  }
+
+  private stopRepeat(peer: Peer): void {
+    peer.repeat = null;
+    this.repeating.delete(peer);
+    if (this.repeating.size === 0 && this.repeatTimer) {
+      clearInterval(this.repeatTimer);
+      this.repeatTimer = null;
+    }
+  }
+
+  /** One timer for every repeat of the instance, running only while some question is being repeated. */
+  private armRepeats(): void {
+    if (this.repeatTimer || this.repeating.size === 0) return;
+    this.repeatTimer = setInterval(() => {
+      const nowMs = Date.now();
+      for (const peer of this.repeating) {
+        const repeat = peer.repeat;
+        if (!repeat || nowMs >= repeat.untilMs) this.stopRepeat(peer);
+        else this.sendOn(peer, repeat.payload);
+      }
+    }, QUESTION_REPEAT_MS);
+    this.repeatTimer.unref();
+  }
+
+  private close(peer: Peer, failed: boolean): void {
+    if (this.peers.get(peer.key) !== peer) return;
+    this.peers.delete(peer.key);
+    const group = this.bySession.get(peer.sessionId);
+    group?.delete(peer);
+    if (group?.size === 0) this.bySession.delete(peer.sessionId);
+    this.stopRepeat(peer);
+    clearTimeout(peer.openTimer);
+    if (failed && !this.closed) this.failedAtMs.set(peer.key, Date.now());
+    if (this.failedAtMs.size > 10_000) this.sweepFailures();
+    try {
+      peer.channel.close();
+      peer.pc.close();
+    } catch {
+      // Closing twice (the library closed it first) is fine.
+    }
+  }
+
+  private sweepFailures(): void {
+    const nowMs = Date.now();
+    for (const [key, atMs] of this.failedAtMs) if (nowMs - atMs >= REOFFER_AFTER_MS) this.failedAtMs.delete(key);
+  }
+}
+
+/** The fields of a frame the path looks at; null when it is not one of ours. */
+function parseFrame(frame: Buffer | string): { type?: string; phase?: string; question?: { id: string } | null; endsAt?: number | null } | null {
+  try {
+    const parsed: unknown = JSON.parse(typeof frame === 'string' ? frame : frame.toString('utf8'));
+    return typeof parsed === 'object' && parsed !== null ? parsed : null;
+  } catch {
+    return null;
+  }
+}
