@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { ServerMessage } from '../../protocol/index';
+import type { ServerMessage, SubmitAnswerMessage } from '../../protocol/index';
+import { DATAGRAM_REPEAT_MS } from '../common/realtime/timings';
 import {
   AnswerSender, type AnswerStatus, BEACON_GROWTH, BEACON_INTERVAL_MS, BEACONS_AT_FULL_PACE, MIN_ACK_TIMEOUT_MS, REDIAL_GROWTH, REDIAL_MS, SILENT_SOCKET_MS,
 } from './answer-sender';
@@ -364,5 +365,142 @@ describe('the phone’s answer path', () => {
     sender.socketClosed();
     sender.onMessage({ type: 'session_state', view: 'player', question: { id: 'q1' }, answered: true } as unknown as ServerMessage);
     expect(sender.current).toBe('counted');
+  });
+});
+
+/**
+ * A sender with a datagram path beside its socket (`path: null` for none): picks sent on the path
+ * are recorded while it is open. The socket, HTTP and reconnects are recorded as in `harness`.
+ */
+function pathHarness(options: { path: boolean }) {
+  const record: string[] = [];
+  const onPath: { atMs: number; message: SubmitAnswerMessage }[] = [];
+  const path = { open: true };
+  let socketOpen = true;
+  let ids = 0;
+  const sender = new AnswerSender({
+    send: (message) => {
+      if (!socketOpen) return false;
+      record.push(`socket ${Date.now()} ${JSON.stringify(message)}`);
+      return true;
+    },
+    reconnect: () => {
+      socketOpen = false;
+      record.push(`reconnect ${Date.now()}`);
+    },
+    beacon: (message) => record.push(`beacon ${Date.now()} ${JSON.stringify(message)}`),
+    now: () => Date.now(),
+    setTimer: (callback, ms) => setTimeout(callback, ms),
+    clearTimer: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
+    newId: () => `pick-${++ids}`,
+    onStatus: (status) => record.push(`status ${Date.now()} ${status}`),
+    ...(options.path
+      ? {
+          datagram: (message: SubmitAnswerMessage) => {
+            if (!path.open) return false;
+            onPath.push({ atMs: Date.now(), message: { ...message } });
+            return true;
+          },
+        }
+      : {}),
+  });
+  sender.socketOpened();
+  const startedAtMs = Date.now();
+  const reopen = () => {
+    socketOpen = true;
+    sender.socketOpened();
+  };
+  return { sender, record, onPath, path, startedAtMs, reopen };
+}
+
+describe('the pick on the datagram path (docs/REALTIME.md)', () => {
+  beforeEach(() => vi.useFakeTimers({ now: 1_000_000 }));
+  afterEach(() => vi.useRealTimers());
+
+  it('sends the pick on an open path at the tap and again every 250 ms, the same message as on the socket', () => {
+    const { sender, onPath, record, startedAtMs } = pathHarness({ path: true });
+    sender.questionShown('q1');
+    sender.pick('q1', 2);
+    expect(onPath).toHaveLength(1);
+    expect(record[0]).toBe(`socket ${startedAtMs} ${JSON.stringify(onPath[0].message)}`);
+    vi.advanceTimersByTime(DATAGRAM_REPEAT_MS - 1);
+    expect(onPath).toHaveLength(1);
+    vi.advanceTimersByTime(1);
+    expect(onPath).toHaveLength(2);
+    vi.advanceTimersByTime(3 * DATAGRAM_REPEAT_MS);
+    expect(onPath.map((d) => d.atMs - startedAtMs)).toEqual([0, 1, 2, 3, 4].map((n) => n * DATAGRAM_REPEAT_MS));
+    for (const { message } of onPath) expect(message).toEqual({ type: 'submit_answer', questionId: 'q1', selectedIndex: 2, answerId: 'pick-1', reactionMs: 0 });
+  });
+
+  it('stops once the pick is confirmed, on whichever path the confirmation came', () => {
+    const { sender, onPath } = pathHarness({ path: true });
+    sender.questionShown('q1');
+    sender.pick('q1', 2);
+    vi.advanceTimersByTime(2 * DATAGRAM_REPEAT_MS);
+    sender.onMessage(accepted('pick-1'));
+    expect(sender.current).toBe('counted');
+    vi.advanceTimersByTime(10 * DATAGRAM_REPEAT_MS);
+    expect(onPath).toHaveLength(3);
+  });
+
+  it('stops when the question ends first, or is closed, or when disposed', () => {
+    const ended = pathHarness({ path: true });
+    ended.sender.questionShown('q1');
+    ended.sender.pick('q1', 1);
+    vi.advanceTimersByTime(DATAGRAM_REPEAT_MS);
+    ended.sender.onMessage({ type: 'question_end', questionId: 'q1', correctIndex: 1, distribution: [0, 0, 0, 0] });
+    expect(ended.sender.current).toBe('late');
+    vi.advanceTimersByTime(10 * DATAGRAM_REPEAT_MS);
+    expect(ended.onPath).toHaveLength(2);
+
+    const closed = pathHarness({ path: true });
+    closed.sender.questionShown('q1');
+    closed.sender.pick('q1', 1);
+    closed.sender.questionClosed('q1');
+    vi.advanceTimersByTime(10 * DATAGRAM_REPEAT_MS);
+    expect(closed.onPath).toHaveLength(1);
+
+    const disposed = pathHarness({ path: true });
+    disposed.sender.questionShown('q1');
+    disposed.sender.pick('q1', 1);
+    disposed.sender.dispose();
+    vi.advanceTimersByTime(10 * DATAGRAM_REPEAT_MS);
+    expect(disposed.onPath).toHaveLength(1);
+  });
+
+  it('keeps trying while the path is not open: one that opens mid-pick carries it at the next repeat', () => {
+    const { sender, onPath, path, startedAtMs } = pathHarness({ path: true });
+    path.open = false;
+    sender.questionShown('q1');
+    sender.pick('q1', 0);
+    vi.advanceTimersByTime(3 * DATAGRAM_REPEAT_MS);
+    expect(onPath).toHaveLength(0);
+    path.open = true;
+    vi.advanceTimersByTime(DATAGRAM_REPEAT_MS);
+    expect(onPath.map((d) => d.atMs - startedAtMs)).toEqual([4 * DATAGRAM_REPEAT_MS]);
+  });
+
+  it('changes nothing on the socket and over HTTP: the same sends, reconnects and statuses as without a path', () => {
+    // A socket silent from the tap: given up at 1.5 s, HTTP requests, a redial, then a new socket.
+    const scenario = (h: ReturnType<typeof pathHarness>) => {
+      h.sender.questionShown('q1');
+      vi.advanceTimersByTime(500);
+      h.sender.pick('q1', 3);
+      vi.advanceTimersByTime(6_000);
+      h.reopen();
+      vi.advanceTimersByTime(1_000);
+      h.sender.onMessage(accepted('pick-1'));
+      vi.advanceTimersByTime(5_000);
+      return h.record.map((line) => line.replace(/^(\w+) (\d+)/, (_, what: string, at: string) => `${what} +${Number(at) - h.startedAtMs}`));
+    };
+    const withPath = pathHarness({ path: true });
+    const withPathRecord = scenario(withPath);
+    vi.setSystemTime(1_000_000);
+    const withoutPath = scenario(pathHarness({ path: false }));
+    expect(withPath.onPath.length).toBeGreaterThan(20);
+    expect(withoutPath).toContain('reconnect +1500');
+    expect(withoutPath.filter((line) => line.startsWith('socket'))).toHaveLength(2);
+    expect(withoutPath.some((line) => line.startsWith('beacon'))).toBe(true);
+    expect(withPathRecord).toEqual(withoutPath);
   });
 });

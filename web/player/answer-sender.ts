@@ -23,9 +23,15 @@
  * - counted: the server confirmed it;
  * - late: the question closed before the server took it, or the server refused it as late.
  *
+ * A slow phone may also have the datagram path (docs/REALTIME.md "The datagram path"): a data
+ * channel without retransmissions, so the pick goes out on it at the tap and again every
+ * DATAGRAM_REPEAT_MS until settled, and the first copy after a loss of signal arrives one one-way
+ * delay later instead of waiting on TCP's backoff. Everything above runs as before beside it.
+ *
  * Plain class with injected time and transport, so it is tested with fake timers.
  */
 import type { ServerMessage, SubmitAnswerMessage } from '../../protocol/index.js';
+import { DATAGRAM_REPEAT_MS } from '../common/realtime/timings.js';
 
 export type AnswerStatus = 'idle' | 'sending' | 'offline' | 'counted' | 'late';
 
@@ -103,6 +109,8 @@ export interface AnswerSenderDeps {
   /** A fresh random id for a pick. */
   newId(): string;
   onStatus(status: AnswerStatus): void;
+  /** Sends the pick on the datagram path; false when no path is open (then it is tried again next repeat). */
+  datagram?: (message: SubmitAnswerMessage) => boolean;
 }
 
 interface Pending {
@@ -136,6 +144,8 @@ export class AnswerSender {
   /** The pending pick's HTTP requests so far, and whether the server answered one (then no more). */
   private beacons = 0;
   private beaconAnswer = false;
+  /** The pending pick goes out on the datagram path every DATAGRAM_REPEAT_MS until settled. */
+  private datagramTimer: unknown = null;
 
   constructor(private readonly deps: AnswerSenderDeps) {}
 
@@ -191,6 +201,7 @@ export class AnswerSender {
     this.beacons = 0;
     this.beaconAnswer = false;
     this.transmit();
+    this.startDatagrams();
   }
 
   /**
@@ -266,6 +277,7 @@ export class AnswerSender {
   dispose(): void {
     this.stopTimer();
     this.stopBeacons();
+    this.stopDatagrams();
   }
 
   private message(): SubmitAnswerMessage | null {
@@ -350,6 +362,7 @@ export class AnswerSender {
     this.pending = null;
     this.stopTimer();
     this.stopBeacons();
+    this.stopDatagrams();
     this.setStatus(status);
   }
 
@@ -376,6 +389,31 @@ export class AnswerSender {
   private stopBeacons(): void {
     if (this.beaconTimer !== null) this.deps.clearTimer(this.beaconTimer);
     this.beaconTimer = null;
+  }
+
+  /**
+   * Sends the pick on the datagram path now and every DATAGRAM_REPEAT_MS while it waits, path open
+   * or not yet: nothing on the path is resent by the transport, and an offer may open it mid-pick.
+   */
+  private startDatagrams(): void {
+    const datagram = this.deps.datagram;
+    if (!datagram) return;
+    this.stopDatagrams();
+    const repeat = () => {
+      const message = this.message();
+      if (!message) {
+        this.datagramTimer = null;
+        return;
+      }
+      datagram(message);
+      this.datagramTimer = this.deps.setTimer(repeat, DATAGRAM_REPEAT_MS);
+    };
+    repeat();
+  }
+
+  private stopDatagrams(): void {
+    if (this.datagramTimer !== null) this.deps.clearTimer(this.datagramTimer);
+    this.datagramTimer = null;
   }
 
   private stopTimer(): void {

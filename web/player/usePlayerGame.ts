@@ -6,6 +6,7 @@ import { useServerClock, type ServerClockHandle } from '../common/realtime/serve
 import { useSessionSocket, type SocketStatus } from '../common/realtime/useSessionSocket';
 import { errorToast } from '../common/toast';
 import { AnswerSender, type AnswerStatus, BEACON_TIMEOUT_MS, RTT_PING_INTERVAL_MS } from './answer-sender';
+import { DatagramPath } from './datagram-path';
 import { INITIAL_PLAYER_STATE, reducePlayer, type PlayerGameState } from './playerGameState';
 import type { StoredPlayer } from './playerStorage';
 
@@ -19,6 +20,9 @@ export interface PlayerGame {
 }
 
 
+/** protocol's MAX_REPORTED_RTT_MS (not imported: protocol/messages pulls zod into the phone bundle); a ping over it is refused. */
+const MAX_REPORTED_RTT_MS = 60_000;
+
 function randomId(): string {
   if (typeof crypto !== 'undefined' && typeof crypto.randomUUID === 'function') return crypto.randomUUID();
   return `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
@@ -27,7 +31,8 @@ function randomId(): string {
 /**
  * The phone's live game: the player socket, the server clock and the game state. A pick goes
  * out through the AnswerSender, which resends it (same id) until the server confirms it and
- * treats a socket that stays silent as dead.
+ * treats a socket that stays silent as dead. A slow phone may also get the datagram path
+ * (datagram-path.ts): what it brings is handled as the socket's messages are.
  */
 export function usePlayerGame(
   sessionId: string,
@@ -41,6 +46,18 @@ export function usePlayerGame(
   const pings = useRef(new Map<number, number>());
   const credentials = useRef({ sessionId, player });
   credentials.current = { sessionId, player };
+  // The newest session_state's serverTime, from either path: a late repeat on the path is refused by it.
+  const newestStateServerTime = useRef<number | null>(null);
+  const takeRef = useRef<(message: ServerMessage) => void>(() => undefined);
+  const pingNow = useRef<() => void>(() => undefined);
+  const [datagramPath] = useState(
+    () =>
+      new DatagramPath({
+        signal: (message) => socketRef.current.send(message),
+        onMessage: (message) => takeRef.current(message),
+        newestStateServerTime: () => newestStateServerTime.current,
+      }),
+  );
   const [sender] = useState(() => {
     const created: AnswerSender = new AnswerSender({
       send: (message) => socketRef.current.send(message),
@@ -70,20 +87,29 @@ export function usePlayerGame(
       clearTimer: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
       newId: randomId,
       onStatus: setAnswerStatus,
+      datagram: (message) => datagramPath.send(message),
     });
     return created;
   });
 
-  const onMessage = useCallback(
+  // A message from either path. The datagram path's do not count as the socket heard from.
+  const take = useCallback(
     (message: ServerMessage) => {
-      sender.heard(); // the socket is alive (a silent one is presumed dead while a pick waits)
       const serverTime = serverTimeOf(message);
       if (serverTime !== null) clock.observe(serverTime);
+      if (message.type === 'session_state') {
+        const newest = newestStateServerTime.current;
+        newestStateServerTime.current = newest === null ? message.serverTime : Math.max(newest, message.serverTime);
+      }
       if (message.type === 'pong') {
         const sentAt = pings.current.get(message.id);
         pings.current.delete(message.id);
+        const firstRtt = sender.rttMs === null;
         if (sentAt !== undefined) sender.observeRtt(performance.now() - sentAt);
         clock.observe(message.serverTime);
+        // The first round trip is reported at once, not 3 s later: a slow phone's datagram path
+        // then opens within a few round trips of joining.
+        if (firstRtt && sender.rttMs !== null) pingNow.current();
         return;
       }
       // The reaction time counts from the moment the question is on screen.
@@ -94,6 +120,19 @@ export function usePlayerGame(
       dispatch({ type: 'server', message });
     },
     [clock, sender],
+  );
+  takeRef.current = take;
+
+  const onMessage = useCallback(
+    (message: ServerMessage) => {
+      sender.heard(); // the socket is alive (a silent one is presumed dead while a pick waits)
+      if (message.type === 'datagram_offer') {
+        void datagramPath.offer(message.sdp);
+        return;
+      }
+      take(message);
+    },
+    [sender, take, datagramPath],
   );
 
   const { status, send, reconnect } = useSessionSocket<ServerMessage>({
@@ -124,14 +163,21 @@ export function usePlayerGame(
       id += 1;
       pings.current.set(id, performance.now());
       if (pings.current.size > 8) pings.current.delete(pings.current.keys().next().value as number);
-      send({ type: 'ping', id });
+      const rttMs = sender.rttMs;
+      // The worst recent round trip: a slow phone is offered the datagram path.
+      send(rttMs === null ? { type: 'ping', id } : { type: 'ping', id, rttMs: Math.min(MAX_REPORTED_RTT_MS, Math.round(rttMs)) });
     };
     ping();
+    pingNow.current = ping;
     const timer = setInterval(ping, RTT_PING_INTERVAL_MS);
-    return () => clearInterval(timer);
+    return () => {
+      clearInterval(timer);
+      pingNow.current = () => undefined;
+    };
   }, [status, send, sender]);
 
   useEffect(() => () => sender.dispose(), [sender]);
+  useEffect(() => () => datagramPath.close(), [datagramPath]);
 
   const { live } = state;
   const pick = useCallback(

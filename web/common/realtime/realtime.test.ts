@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import type { AudienceSessionState, MediaView } from '../../../protocol/index';
+import type { AudienceSessionState, MediaView, ServerMessage } from '../../../protocol/index';
 import { INITIAL_LIVE_STATE, reduceLive, type LiveState } from './liveState';
 import { audienceState, questionView } from './testing/testFixtures';
 import { mediaDurationMs, phoneSource, rotationItems, rotationKey } from './mediaRotation';
 import { ServerClock, secondsUntil } from './serverClock';
-import { PERMANENT_CLOSE_CODES, RECONNECT_MAX_DELAY_MS, RECONNECT_MIN_DELAY_MS, attemptUrl, reconnectDelayMs, sessionSocketUrl, takeFromRetired } from './timings';
+import { PERMANENT_CLOSE_CODES, RECONNECT_MAX_DELAY_MS, RECONNECT_MIN_DELAY_MS, attemptUrl, reconnectDelayMs, sessionSocketUrl, takeDatagram, takeFromRetired } from './timings';
 import { formatCountdown } from './useCountdown';
 import { readableTextOn, themeVariables, liveTheme } from './themeStyle';
 
@@ -21,6 +21,36 @@ describe("a retired socket's messages (DESIGN §14)", () => {
   it('takes from an older retired socket only what the caller accepts, open replacement or not', () => {
     expect(takeFromRetired({ newestRetired: false, replacementOpen: false, accepted: false })).toBe(false);
     expect(takeFromRetired({ newestRetired: false, replacementOpen: false, accepted: true })).toBe(true);
+  });
+});
+
+describe('what the phone takes from the datagram path (docs/REALTIME.md)', () => {
+  it('takes the pick’s confirmation whatever states came before', () => {
+    const accepted = { type: 'answer_accepted', questionId: 'q1', selectedIndex: 2, answerId: 'a1' };
+    expect(takeDatagram(accepted, null)).toBe(true);
+    expect(takeDatagram(accepted, 5_000)).toBe(true);
+  });
+
+  it('takes a question’s state newer than every state the phone has had', () => {
+    expect(takeDatagram(audienceState({ serverTime: 1_000 }), null)).toBe(true);
+    expect(takeDatagram(audienceState({ serverTime: 1_001 }), 1_000)).toBe(true);
+  });
+
+  it('refuses a copy as old as, or older than, a state already had: a late repeat never reopens a question', () => {
+    expect(takeDatagram(audienceState({ serverTime: 1_000 }), 1_000)).toBe(false);
+    expect(takeDatagram(audienceState({ serverTime: 999 }), 1_000)).toBe(false);
+  });
+
+  it('refuses any state that is not a question, and every other message', () => {
+    expect(takeDatagram(audienceState({ phase: 'reveal', serverTime: 2_000 }), 1_000)).toBe(false);
+    expect(takeDatagram(audienceState({ phase: 'between', serverTime: 2_000 }), null)).toBe(false);
+    const others: ServerMessage[] = [
+      { type: 'timer_tick', questionId: 'q1', timeRemaining: 3, serverTime: 2_000, endsAt: 5_000 },
+      { type: 'question_end', questionId: 'q1', correctIndex: 1, distribution: [0, 0, 0, 0] },
+      { type: 'pong', id: 1, serverTime: 2_000 },
+      { type: 'error', code: 'answer/late', message: "Time's up", questionId: 'q1' },
+    ];
+    for (const message of others) expect(takeDatagram(message, null)).toBe(false);
   });
 });
 

@@ -1,0 +1,147 @@
+/**
+ * The phone's end of the datagram path (docs/REALTIME.md "The datagram path"): one WebRTC data
+ * channel beside the socket, unordered and without retransmissions, offered by the server to a
+ * slow phone. What matters on it is repeated by the sender every 250 ms, so after a loss of signal
+ * the first copy through arrives one one-way delay later instead of waiting on TCP's backoff.
+ *
+ * The server is the offerer and creates the channel; the phone answers on its socket at once,
+ * without waiting for its own candidates (Chromium hides host addresses behind mDNS names and may
+ * never finish gathering; the server learns the phone's address from its connectivity checks).
+ * Nothing here ever throws: a path that cannot open just leaves the phone on TCP.
+ *
+ * Plain class with the peer connection injected, so it is tested without a browser.
+ */
+import type { DatagramReplyMessage, QuestionSeenMessage, ServerMessage, SubmitAnswerMessage } from '../../protocol/index.js';
+import { takeDatagram } from '../common/realtime/timings.js';
+
+export interface DatagramPathDeps {
+  /** A new peer connection; by default the browser's, with no STUN/TURN (the server has a public address). */
+  createPeer?: () => RTCPeerConnection;
+  /** Sends the phone's answer to the offer on the socket; false when it could not go out. */
+  signal(message: DatagramReplyMessage): boolean;
+  /** A message that came on the path and is taken (takeDatagram). */
+  onMessage(message: ServerMessage): void;
+  /** The newest `serverTime` of any session_state the phone has had, on either path. */
+  newestStateServerTime(): number | null;
+}
+
+function browserPeer(): RTCPeerConnection {
+  return new RTCPeerConnection({ iceServers: [] });
+}
+
+/** Closing what the browser has already torn down may throw; it is closed either way. */
+function quietly(close: () => void): void {
+  try {
+    close();
+  } catch {
+    // already gone
+  }
+}
+
+export class DatagramPath {
+  private readonly createPeer: (() => RTCPeerConnection) | null;
+  private peer: RTCPeerConnection | null = null;
+  private channel: RTCDataChannel | null = null;
+
+  constructor(private readonly deps: DatagramPathDeps) {
+    // An old browser without WebRTC: offers are ignored and the phone stays on TCP.
+    this.createPeer = deps.createPeer ?? (typeof RTCPeerConnection === 'undefined' ? null : browserPeer);
+  }
+
+  get open(): boolean {
+    return this.channel?.readyState === 'open';
+  }
+
+  /**
+   * The server's offer: answer it on a new peer connection, replacing any path the phone has. The
+   * server offers only when it holds no path for this player, so an old one that still looks open
+   * is dead (the server closed it during a loss of signal). Resolves once the reply is signalled or
+   * the setup given up; never rejects.
+   */
+  async offer(sdp: string): Promise<void> {
+    if (this.createPeer === null) return;
+    this.close();
+    let peer: RTCPeerConnection | null = null;
+    try {
+      peer = this.createPeer();
+      this.peer = peer;
+      const own = peer;
+      own.ondatachannel = (event) => this.adopt(own, event.channel);
+      own.onconnectionstatechange = () => {
+        if (own.connectionState === 'failed' || own.connectionState === 'closed') this.closeIfCurrent(own);
+      };
+      await own.setRemoteDescription({ type: 'offer', sdp });
+      const answer = await own.createAnswer();
+      await own.setLocalDescription(answer);
+      if (this.peer !== own) return; // closed or replaced meanwhile
+      const localSdp = own.localDescription?.sdp ?? answer.sdp;
+      if (!localSdp || !this.deps.signal({ type: 'datagram_reply', sdp: localSdp })) this.closeIfCurrent(own);
+    } catch {
+      if (peer) this.closeIfCurrent(peer);
+    }
+  }
+
+  /** Sends one message on the path if it is open; false when it could not go out. */
+  send(message: SubmitAnswerMessage | QuestionSeenMessage): boolean {
+    const channel = this.channel;
+    if (!channel || channel.readyState !== 'open') return false;
+    try {
+      channel.send(JSON.stringify(message));
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  close(): void {
+    const { peer, channel } = this;
+    this.peer = null;
+    this.channel = null;
+    if (channel) {
+      channel.onmessage = null;
+      channel.onclose = null;
+      quietly(() => channel.close());
+    }
+    if (peer) {
+      peer.ondatachannel = null;
+      peer.onconnectionstatechange = null;
+      quietly(() => peer.close());
+    }
+  }
+
+  private closeIfCurrent(peer: RTCPeerConnection): void {
+    if (this.peer === peer) this.close();
+    else quietly(() => peer.close());
+  }
+
+  private adopt(peer: RTCPeerConnection, channel: RTCDataChannel): void {
+    if (this.peer !== peer) {
+      quietly(() => channel.close());
+      return;
+    }
+    const previous = this.channel;
+    if (previous) {
+      previous.onclose = null;
+      quietly(() => previous.close());
+    }
+    this.channel = channel;
+    channel.onmessage = (event: MessageEvent) => this.receive(event.data);
+    channel.onclose = () => this.closeIfCurrent(peer);
+  }
+
+  private receive(data: unknown): void {
+    if (typeof data !== 'string') return; // the server sends text frames only
+    let message: ServerMessage;
+    try {
+      message = JSON.parse(data) as ServerMessage;
+    } catch {
+      return;
+    }
+    if (typeof message !== 'object' || message === null || typeof message.type !== 'string') return;
+    // Every copy of a question is acknowledged, taken or not: the server repeats it until it hears this.
+    if (message.type === 'session_state' && message.phase === 'question' && message.question) {
+      this.send({ type: 'question_seen', questionId: message.question.id });
+    }
+    if (takeDatagram(message, this.deps.newestStateServerTime())) this.deps.onMessage(message);
+  }
+}
