@@ -3,6 +3,11 @@
  * of phones split evenly over the four profiles, `questions` 10 s questions played by auto-play,
  * a display on a perfect link timing the reveals. Basement phones lose their signal for 4 s once
  * per question, at a random moment of it.
+ *
+ * The server offers slow phones the datagram path (docs/REALTIME.md), gathered on 127.0.0.1 inside
+ * the namespace so the phones' UDP goes through the shaper as their TCP does. `--no-datagram`
+ * turns it off (RTC_UDP_PORT=off), to measure without it. The proxy shaper always runs without it:
+ * it carries TCP only, and the phones' UDP would reach the server unshaped.
  */
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
@@ -10,7 +15,18 @@ import WebSocket from 'ws';
 import { parse } from 'csv-parse/sync';
 import { registerPlayers } from './api.js';
 import { descriptorsFor } from './open-files.js';
-import { BenchPhone, PROFILES, type PhoneLink, QUESTION_SECONDS, type ClientKind, type ProfileFigures, profileFigures, sleep, standingAtClose } from './networks.js';
+import {
+  BenchPhone,
+  PROFILES,
+  type PhoneLink,
+  QUESTION_SECONDS,
+  type ClientKind,
+  type ProfileFigures,
+  profileFigures,
+  releaseDatagramLibrary,
+  sleep,
+  standingAtClose,
+} from './networks.js';
 import { ShapedLink } from './shaper.js';
 import { PacketShaper } from './netns.js';
 import { distribution, type Distribution } from './stats.js';
@@ -24,6 +40,8 @@ export interface NetworksResult {
   shaper: ShaperKind;
   phones: number;
   questions: number;
+  /** The server offered the datagram path (off with --no-datagram, and always with the proxy shaper). */
+  datagram: boolean;
   profiles: ProfileFigures[];
   /** question_end at a perfectly connected display, past the question's deadline. */
   revealPastDeadlineMs: Distribution;
@@ -40,10 +58,24 @@ async function post<T>(baseUrl: string, route: string, body: unknown, token?: st
   return (text ? JSON.parse(text) : {}) as T;
 }
 
-export async function runNetworks(client: ClientKind, shaper: ShaperKind, phones: number, questions: number, outDir: string, log: (line: string) => void): Promise<NetworksResult> {
+export async function runNetworks(
+  client: ClientKind,
+  shaper: ShaperKind,
+  phones: number,
+  questions: number,
+  wantDatagram: boolean,
+  outDir: string,
+  log: (line: string) => void,
+): Promise<NetworksResult> {
+  const datagram = wantDatagram && shaper === 'netns';
   // First the namespace's shaper: it brings `lo` up.
   const packets = shaper === 'netns' ? await PacketShaper.start(PROFILES, { stderr: (text) => process.stderr.write(text) }) : null;
-  const server = await startTarget('marquee', { logDir: outDir, label: `networks-${client}`, openFiles: descriptorsFor(phones * 2 + 8), env: { REGISTRATION_LIMIT: 'off' } });
+  const server = await startTarget('marquee', {
+    logDir: outDir,
+    label: `networks-${client}`,
+    openFiles: descriptorsFor(phones * 2 + 8),
+    env: { REGISTRATION_LIMIT: 'off', RTC_ADDRESS: '127.0.0.1', ...(datagram ? {} : { RTC_UDP_PORT: 'off' }) },
+  });
   const links: PhoneLink[] = [];
   const crowd: BenchPhone[] = [];
   let display: WebSocket | null = null;
@@ -113,7 +145,7 @@ export async function runNetworks(client: ClientKind, shaper: ShaperKind, phones
     });
     await new Promise((resolve) => display!.once('open', resolve));
     await post(baseUrl, `/api/admin/sessions/${session.id}/start`, undefined, token);
-    log(`  ${client} client, ${shaper} shaper: ${phones} phones, ${questions} questions of ${QUESTION_SECONDS} s`);
+    log(`  ${client} client, ${shaper} shaper, datagram path ${datagram ? 'on' : 'off'}: ${phones} phones, ${questions} questions of ${QUESTION_SECONDS} s`);
     const deadline = Date.now() + questions * 25_000 + 30_000;
     while (questionEnds.size < questions && Date.now() < deadline) await sleep(250);
     await sleep(8_000); // results still on their way to the slow phones
@@ -130,10 +162,12 @@ export async function runNetworks(client: ClientKind, shaper: ShaperKind, phones
     }
     const standing = (phone: BenchPhone, questionId: string) => standings.get(`${crowd.indexOf(phone)}#${questionId}`);
     const profiles = PROFILES.map((profile) => profileFigures(profile, crowd.filter((p) => p.profile === profile), questionEnds, standing));
-    return { client, shaper, phones, questions, profiles, revealPastDeadlineMs: distribution(revealPast) };
+    return { client, shaper, phones, questions, datagram, profiles, revealPastDeadlineMs: distribution(revealPast) };
   } finally {
     display?.terminate();
     for (const phone of crowd) phone.stop();
+    // Every peer connection is closed: the library's threads may go (else the process may not exit).
+    if (client === 'new') releaseDatagramLibrary();
     await Promise.all(links.map((link) => link.close()));
     await server.stop();
     if (packets) log(`  shaper: ${JSON.stringify(await packets.stop())} packets passed/dropped`);
@@ -141,11 +175,14 @@ export async function runNetworks(client: ClientKind, shaper: ShaperKind, phones
 }
 
 export function formatNetworks(results: NetworksResult[]): string {
-  const lines = ['client  profile    seen p50/p99 ms   taps  lost (cut off/unreachable/no handshake)  deficit mean/max %  accepted after end'];
+  const lines = [
+    'client  profile    seen p50/p99 ms   taps  lost (cut off/unreachable/no handshake)  deficit mean/max %  accepted after end  datagram paths (question/accepted first on it)',
+  ];
   for (const result of results) {
     for (const p of result.profiles) {
+      const paths = result.datagram ? `${p.datagramPaths}/${p.phones} (${p.questionsFirstOnPath}/${p.acceptedFirstOnPath})` : 'off';
       lines.push(
-        `${result.client.padEnd(7)} ${p.profile.padEnd(10)} ${`${p.questionSeenMs.p50}/${p.questionSeenMs.p99}`.padEnd(17)} ${String(p.taps).padEnd(5)} ${`${p.tapsLost} (${p.tapsLostCutOff}/${p.tapsLostUnreachable}/${p.tapsLostNoHandshake})`.padEnd(40)} ${`${p.deficitMeanPct}/${p.deficitMaxPct}`.padEnd(19)} ${p.acceptedAfterEnd}`,
+        `${result.client.padEnd(7)} ${p.profile.padEnd(10)} ${`${p.questionSeenMs.p50}/${p.questionSeenMs.p99}`.padEnd(17)} ${String(p.taps).padEnd(5)} ${`${p.tapsLost} (${p.tapsLostCutOff}/${p.tapsLostUnreachable}/${p.tapsLostNoHandshake})`.padEnd(40)} ${`${p.deficitMeanPct}/${p.deficitMaxPct}`.padEnd(19)} ${String(p.acceptedAfterEnd).padEnd(19)} ${paths}`,
       );
     }
     const r = result.revealPastDeadlineMs;

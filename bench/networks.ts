@@ -1,19 +1,32 @@
 /**
- * `npm run bench -- networks [phones] [--questions 3] [--client old|new|both]`: a full auditorium on
- * four network profiles (shaper.ts), 10 s questions, every phone tapping the right answer at a
- * human reaction time of 1–7 s after the question appeared on it (if its own countdown still
- * runs then). Scored against the points that reaction earns on a perfect network.
+ * `npm run bench -- networks [phones] [--questions 3] [--client old|new|both] [--shaper netns|proxy]
+ * [--no-datagram]`: a full auditorium on four network profiles (shaper.ts), 10 s questions, every
+ * phone tapping the right answer at a human reaction time of 1–7 s after the question appeared on
+ * it (if its own countdown still runs then). Scored against the points that reaction earns on a
+ * perfect network. `--no-datagram`: the server offers no datagram path (networks-run.ts).
  *
  * `old` plays main's phone: the pick sent once (again only after its socket closed and reopened),
  * no id, no reaction time, no wait for the confirmation. `new` plays web/player/answer-sender.ts
- * itself. The server is the same (`npm start`'s), its clock the phones' clock (one machine).
+ * itself, and the datagram path as web/player/datagram-path.ts does (docs/REALTIME.md "The
+ * datagram path"; libdatachannel for the browser's WebRTC, bound to the phone's shaped address):
+ * its pings report `rttMs`, it answers the server's offer, takes the question and the acceptance
+ * from the path as well, and its picks go out on it too. The server is the same (`npm start`'s),
+ * its clock the phones' clock (one machine).
  */
 import http from 'node:http';
 import { performance } from 'node:perf_hooks';
+import { PeerConnection, cleanup, type DataChannel } from 'node-datachannel';
 import WebSocket from 'ws';
-import { PLAYER_ANSWER_PATH, type PlayerAnswerBody, type ServerMessage, type SubmitAnswerMessage } from '../protocol/index.js';
+import {
+  MAX_REPORTED_RTT_MS,
+  PLAYER_ANSWER_PATH,
+  type PlayerAnswerBody,
+  type QuestionSeenMessage,
+  type ServerMessage,
+  type SubmitAnswerMessage,
+} from '../protocol/index.js';
 import { AnswerSender, BEACON_TIMEOUT_MS, RTT_PING_INTERVAL_MS } from '../web/player/answer-sender.js';
-import { RETIRED_SOCKET_MS, attemptUrl, takeFromRetired } from '../web/common/realtime/timings.js';
+import { RETIRED_SOCKET_MS, attemptUrl, takeDatagram, takeFromRetired } from '../web/common/realtime/timings.js';
 import { pointsForCorrectAnswer } from '../server/game/engine/scoring.js';
 import { PROFILES, type NetworkProfile } from './shaper.js';
 import { distribution, round, type Distribution } from './stats.js';
@@ -70,6 +83,20 @@ export class BenchPhone {
   readonly acceptedAfterEnd = new Set<string>();
   /** What happened on this phone and when (NETWORKS_TRACE=1 prints it for taps short of their points). */
   readonly events: Array<{ atMs: number; what: string }> = [];
+  /** Questions some socket has brought an acceptance of (a path's acceptance says nothing of a socket's order). */
+  private readonly acceptedOnSocket = new Set<string>();
+  /** The datagram path: the peer connection answering the server's latest offer, and its channel once the server's opens. */
+  private peer: PeerConnection | null = null;
+  private channel: DataChannel | null = null;
+  /** The newest `serverTime` of any session_state handled, from either path: a late repeat on the path is refused by it. */
+  private newestStateServerTime: number | null = null;
+  /** The pick last sent on the path (its repeats are not noted). */
+  private pathAnswerId: string | null = null;
+  /** The path opened at least once during the run. */
+  datagramOpened = false;
+  /** Questions shown, and acceptances taken, from the path before any socket brought them. */
+  readonly questionsFirstOnPath = new Set<string>();
+  readonly acceptedFirstOnPath = new Set<string>();
 
   constructor(
     private readonly url: string,
@@ -87,6 +114,7 @@ export class BenchPhone {
         clearTimer: (handle) => clearTimeout(handle as NodeJS.Timeout),
         newId: () => `${url.slice(-12)}-${++ids}`,
         onStatus: (status) => this.note(status),
+        datagram: (message) => this.sendOnPath(message),
       });
     }
   }
@@ -142,7 +170,10 @@ export class BenchPhone {
     socket.on('message', (data) => {
       const message = JSON.parse(data.toString()) as ServerMessage;
       if (message.type === 'question_end') endedHere.add(message.questionId);
-      if (message.type === 'answer_accepted' && endedHere.has(message.questionId) && !this.askings.get(message.questionId)?.accepted) this.acceptedAfterEnd.add(message.questionId);
+      if (message.type === 'answer_accepted') {
+        if (endedHere.has(message.questionId) && !this.acceptedOnSocket.has(message.questionId)) this.acceptedAfterEnd.add(message.questionId);
+        this.acceptedOnSocket.add(message.questionId);
+      }
       // The phone hears from its current socket; a retired one as useSessionSocket takes it: all
       // of the newest while its replacement has not opened, then only the acceptance.
       if (this.socket === socket) this.sender?.heard();
@@ -154,8 +185,15 @@ export class BenchPhone {
       if (message.type === 'pong') {
         const sentAt = this.pings.get(message.id);
         this.pings.delete(message.id);
+        const firstRtt = this.sender?.rttMs === null;
         if (sentAt !== undefined) this.sender?.observeRtt(performance.now() - sentAt);
         this.note('pong');
+        // As the phone does: the first round trip is reported at once, so a slow phone's path opens within a few round trips of joining.
+        if (firstRtt && this.sender?.rttMs != null) this.ping(socket);
+        return;
+      }
+      if (message.type === 'datagram_offer') {
+        this.offer(message.sdp);
         return;
       }
       this.onMessage(message);
@@ -164,16 +202,141 @@ export class BenchPhone {
 
   private startPings(socket: WebSocket): void {
     this.stopPings();
-    const ping = () => {
-      if (this.socket !== socket || socket.readyState !== WebSocket.OPEN || !this.sender?.wantsPing) return;
-      this.pingId += 1;
-      this.pings.set(this.pingId, performance.now());
-      if (this.pings.size > 8) this.pings.delete(this.pings.keys().next().value as number);
-      socket.send(JSON.stringify({ type: 'ping', id: this.pingId }));
-      this.note('ping');
+    this.ping(socket);
+    this.pingTimer = setInterval(() => this.ping(socket), RTT_PING_INTERVAL_MS);
+  }
+
+  /** One round-trip ping on `socket` if it is still the phone's, reporting the worst recent round trip (a slow phone is offered the path). */
+  private ping(socket: WebSocket): void {
+    if (this.socket !== socket || socket.readyState !== WebSocket.OPEN || !this.sender?.wantsPing) return;
+    this.pingId += 1;
+    this.pings.set(this.pingId, performance.now());
+    if (this.pings.size > 8) this.pings.delete(this.pings.keys().next().value as number);
+    const rttMs = this.sender.rttMs;
+    socket.send(JSON.stringify(rttMs === null ? { type: 'ping', id: this.pingId } : { type: 'ping', id: this.pingId, rttMs: Math.min(MAX_REPORTED_RTT_MS, Math.round(rttMs)) }));
+    this.note('ping');
+  }
+
+  /**
+   * The server's offer of a datagram path, answered as datagram-path.ts does: on a new peer
+   * connection replacing any the phone has (the server offers only when it holds no path for this
+   * player, so one still looking open here is dead), the reply sent on the socket as soon as the
+   * answer exists (no candidates: the server learns the phone's address from its checks).
+   */
+  private offer(sdp: string): void {
+    if (this.kind !== 'new' || this.stopped) return;
+    this.note(this.channel?.isOpen() ? 'path offer (replacing an open one)' : 'path offer');
+    this.closePath();
+    let pc: PeerConnection;
+    try {
+      pc = new PeerConnection('phone', { iceServers: [], ...(this.link.localAddress ? { bindAddress: this.link.localAddress } : {}) });
+    } catch {
+      this.note('path failed');
+      return;
+    }
+    this.peer = pc;
+    let replied = false;
+    pc.onLocalDescription((local, type) => {
+      if (this.peer !== pc || replied || type !== 'answer') return;
+      replied = true;
+      // A reply that cannot go out (no socket open) leaves the phone on TCP, as the phone's does.
+      if (!this.send({ type: 'datagram_reply', sdp: local })) this.closePath(pc);
+    });
+    pc.onStateChange((state) => {
+      if (state === 'failed' || state === 'closed') this.closePath(pc);
+    });
+    // The server creates the channel.
+    pc.onDataChannel((channel) => this.adopt(pc, channel));
+    try {
+      pc.setRemoteDescription(sdp, 'offer');
+    } catch {
+      this.note('path failed');
+      this.closePath(pc);
+    }
+  }
+
+  private adopt(pc: PeerConnection, channel: DataChannel): void {
+    if (this.peer !== pc) {
+      quietly(() => channel.close());
+      return;
+    }
+    const previous = this.channel;
+    if (previous) quietly(() => previous.close());
+    this.channel = channel;
+    let opened = false;
+    const open = () => {
+      if (opened || this.channel !== channel) return;
+      opened = true;
+      this.datagramOpened = true;
+      this.note('path open');
     };
-    ping();
-    this.pingTimer = setInterval(ping, RTT_PING_INTERVAL_MS);
+    // The channel is often open already when it is announced; onOpen may still fire.
+    channel.onOpen(open);
+    if (channel.isOpen()) open();
+    channel.onClosed(() => {
+      if (this.channel !== channel) return;
+      this.note('path closed');
+      this.closePath(pc);
+    });
+    channel.onMessage((data) => this.fromPath(channel, data));
+  }
+
+  /** A message on the path: every question state acknowledged, then taken as a socket's message is if takeDatagram says so (the socket not counted as heard). */
+  private fromPath(channel: DataChannel, data: string | Buffer | ArrayBuffer): void {
+    if (this.channel !== channel || typeof data !== 'string') return; // the server sends text only
+    let message: ServerMessage;
+    try {
+      message = JSON.parse(data) as ServerMessage;
+    } catch {
+      return;
+    }
+    if (typeof message !== 'object' || message === null || typeof message.type !== 'string') return;
+    if (message.type === 'session_state' && message.phase === 'question' && message.question) {
+      this.sendOnPath({ type: 'question_seen', questionId: message.question.id });
+    }
+    if (!takeDatagram(message, this.newestStateServerTime)) return;
+    if (message.type === 'session_state' && message.question && !this.askings.has(message.question.id)) {
+      this.questionsFirstOnPath.add(message.question.id);
+      this.note('question first on path');
+    }
+    if (message.type === 'answer_accepted') {
+      const asking = this.askings.get(message.questionId);
+      if (asking && !asking.accepted) {
+        this.acceptedFirstOnPath.add(message.questionId);
+        this.note('accepted first on path');
+      }
+    }
+    this.onMessage(message);
+  }
+
+  /** Sends on the path if it is open; false when it could not go out. */
+  private sendOnPath(message: SubmitAnswerMessage | QuestionSeenMessage): boolean {
+    const channel = this.channel;
+    if (!channel) return false;
+    try {
+      if (!channel.isOpen()) return false;
+      channel.sendMessage(JSON.stringify(message));
+    } catch {
+      return false;
+    }
+    if (message.type === 'submit_answer' && message.answerId !== this.pathAnswerId) {
+      this.pathAnswerId = message.answerId ?? null;
+      this.note('path submit_answer');
+    }
+    return true;
+  }
+
+  /** Closes the path (only if `pc` is still the phone's, when given; a stale one is just closed). */
+  private closePath(pc?: PeerConnection): void {
+    if (pc && this.peer !== pc) {
+      quietly(() => pc.close());
+      return;
+    }
+    const { peer, channel } = this;
+    this.peer = null;
+    this.channel = null;
+    if (channel) quietly(() => channel.close());
+    if (peer) quietly(() => peer.close());
   }
 
   private stopPings(): void {
@@ -218,6 +381,7 @@ export class BenchPhone {
 
   private onMessage(message: ServerMessage): void {
     const nowMs = Date.now();
+    if (message.type === 'session_state') this.newestStateServerTime = Math.max(this.newestStateServerTime ?? message.serverTime, message.serverTime);
     if (message.type === 'session_state' && message.question) {
       const { id } = message.question;
       if (message.phase === 'question' && !this.askings.has(id)) this.show(id, nowMs, message.endsAt ?? nowMs);
@@ -266,12 +430,30 @@ export class BenchPhone {
     if (this.reconnectTimer) clearTimeout(this.reconnectTimer);
     this.stopPings();
     this.sender?.dispose();
+    this.closePath();
     for (const socket of [...this.retired, this.socket]) {
       socket?.removeAllListeners();
       socket?.on('error', () => undefined);
       socket?.terminate();
     }
   }
+}
+
+/** Closing what the library has already torn down may throw; it is closed either way. */
+function quietly(close: () => void): void {
+  try {
+    close();
+  } catch {
+    // already gone
+  }
+}
+
+/**
+ * Ends libdatachannel's threads once every phone has stopped (its peer connections closed):
+ * without it the process may not exit. The library starts again if a later run needs it.
+ */
+export function releaseDatagramLibrary(): void {
+  cleanup();
 }
 
 /**
@@ -308,6 +490,11 @@ export interface ProfileFigures {
   deficitMeanPct: number;
   deficitMaxPct: number;
   acceptedAfterEnd: number;
+  /** Phones whose datagram path opened at some point of the run. */
+  datagramPaths: number;
+  /** Askings whose question the path brought before any socket did, and taps whose acceptance it brought first. */
+  questionsFirstOnPath: number;
+  acceptedFirstOnPath: number;
 }
 
 /** One tap's story, times from the question's start on the server (endsAt − limit). */
@@ -333,11 +520,15 @@ export function profileFigures(
   let lostUnreachable = 0;
   let lostNoHandshake = 0;
   let acceptedAfterEnd = 0;
+  let questionsFirstOnPath = 0;
+  let acceptedFirstOnPath = 0;
   for (const phone of phones) {
     for (const asking of phone.askings.values()) {
       const endedAt = questionEnds.get(asking.questionId);
       if (endedAt === undefined) continue;
       seen.push(asking.shownAtMs - (asking.endsAt - QUESTION_SECONDS * 1000));
+      if (phone.questionsFirstOnPath.has(asking.questionId)) questionsFirstOnPath++;
+      if (phone.acceptedFirstOnPath.has(asking.questionId)) acceptedFirstOnPath++;
       if (phone.acceptedAfterEnd.has(asking.questionId) && !asking.counted) acceptedAfterEnd++;
       if (asking.tappedAtMs === null) continue;
       taps++;
@@ -369,6 +560,9 @@ export function profileFigures(
     deficitMeanPct: round(deficits.reduce((a, b) => a + b, 0) / Math.max(1, deficits.length), 2),
     deficitMaxPct: round(deficits.reduce((a, b) => Math.max(a, b), 0), 2),
     acceptedAfterEnd,
+    datagramPaths: phones.filter((phone) => phone.datagramOpened).length,
+    questionsFirstOnPath,
+    acceptedFirstOnPath,
   };
 }
 

@@ -16,9 +16,10 @@
  * (rooms.ts): the process's CPU per round.
  * `npm run bench -- cluster-idle [100,1000]`: Redis commands per second with that many idle live
  * sessions over three instances (cluster-idle.ts), written to .bench/cluster-idle.json.
- * `npm run bench -- networks [400] [--questions 3] [--client old|new|both] [--shaper netns|proxy]`: phones
- * on four shaped network profiles (networks.ts), in a network namespace of the bench's own (netns.ts,
- * needs root) or through the userspace TCP proxy fallback, written to .bench/networks.json.
+ * `npm run bench -- networks [400] [--questions 3] [--client old|new|both] [--shaper netns|proxy] [--no-datagram]`:
+ * phones on four shaped network profiles (networks.ts), in a network namespace of the bench's own
+ * (netns.ts, needs root) or through the userspace TCP proxy fallback, written to .bench/networks.json.
+ * `--no-datagram`: the server offers no datagram path (RTC_UDP_PORT=off; the proxy shaper never does).
  * `npm run bench -- outage [200] [postgres-5 postgres-40 disk-5]`: storage faults under a live
  * question (outage.ts), written to .bench/outage.json.
  */
@@ -131,9 +132,12 @@ if (process.argv[2] === 'networks') {
   const phones = Number(rest.find((a) => /^\d+$/.test(a) && rest[rest.indexOf(a) - 1] !== '--questions') ?? 400);
   const questions = Number(flag('--questions', '3'));
   const kinds = flag('--client', 'both') === 'both' ? (['old', 'new'] as const) : ([flag('--client', 'new')] as ('old' | 'new')[]);
-  console.log(`Marquee bench: networks, ${phones} phones over wifi/lte/weak/basement (${shaper} shaper), ${questions} questions, client ${kinds.join(' then ')}`);
+  const datagram = !rest.includes('--no-datagram');
+  console.log(
+    `Marquee bench: networks, ${phones} phones over wifi/lte/weak/basement (${shaper} shaper), ${questions} questions, client ${kinds.join(' then ')}${datagram ? '' : ', no datagram path'}`,
+  );
   const results = [];
-  for (const kind of kinds) results.push(await runNetworks(kind, shaper, phones, questions, outDir, (line) => console.log(line)));
+  for (const kind of kinds) results.push(await runNetworks(kind, shaper, phones, questions, datagram, outDir, (line) => console.log(line)));
   fs.mkdirSync(outDir, { recursive: true });
   fs.writeFileSync(NETWORKS_OUT(outDir), JSON.stringify({ startedAt: new Date().toISOString(), results }, null, 2) + '\n');
   console.log(`\n${formatNetworks(results)}\n\nWritten to ${path.relative(process.cwd(), NETWORKS_OUT(outDir))}`);

@@ -61,7 +61,7 @@ export function freePort(): Promise<number> {
 
 /** Marquee's variables from the caller's shell must not leak in: the bench always measures SQLite. */
 function cleanEnv(): NodeJS.ProcessEnv {
-  const drop = /^(PORT|HOST|DATA_DIR|DATABASE_|REDIS_|INSTANCE_ID|ADMIN_|PUBLIC_URL|SECRET|JOIN_LINK_|REQUIRE_SIGNED_JOIN|TRUST_PROXY|REGISTRATION_LIMIT|DEMO_CONTENT|S3_|LOG_LEVEL|METRICS_|NODE_OPTIONS)/;
+  const drop = /^(PORT|HOST|DATA_DIR|DATABASE_|REDIS_|INSTANCE_ID|ADMIN_|PUBLIC_URL|SECRET|JOIN_LINK_|REQUIRE_SIGNED_JOIN|TRUST_PROXY|REGISTRATION_LIMIT|DEMO_CONTENT|S3_|LOG_LEVEL|METRICS_|RTC_|NODE_OPTIONS)/;
   return Object.fromEntries(Object.entries(process.env).filter(([key]) => !drop.test(key)));
 }
 
