@@ -21,12 +21,13 @@ import {
   MAX_REPORTED_RTT_MS,
   PLAYER_ANSWER_PATH,
   type PlayerAnswerBody,
+  type PingMessage,
   type QuestionSeenMessage,
   type ServerMessage,
   type SubmitAnswerMessage,
 } from '../protocol/index.js';
 import { AnswerSender, BEACON_TIMEOUT_MS, RTT_PING_INTERVAL_MS } from '../web/player/answer-sender.js';
-import { RETIRED_SOCKET_MS, attemptUrl, takeDatagram, takeFromRetired } from '../web/common/realtime/timings.js';
+import { DATAGRAM_REPEAT_MS, RETIRED_SOCKET_MS, attemptUrl, takeDatagram, takeFromRetired } from '../web/common/realtime/timings.js';
 import { pointsForCorrectAnswer } from '../server/game/engine/scoring.js';
 import { PROFILES, type NetworkProfile } from './shaper.js';
 import { distribution, round, type Distribution } from './stats.js';
@@ -88,6 +89,10 @@ export class BenchPhone {
   /** The datagram path: the peer connection answering the server's latest offer, and its channel once the server's opens. */
   private peer: PeerConnection | null = null;
   private channel: DataChannel | null = null;
+  private pathPingTimer: NodeJS.Timeout | null = null;
+  private pathPingId = 0;
+  /** When something other than a ping last went on the path (a pick's repeats stand in for pings). */
+  private pathSentAtMs = 0;
   /** The newest `serverTime` of any session_state handled, from either path: a late repeat on the path is refused by it. */
   private newestStateServerTime: number | null = null;
   /** The pick last sent on the path (its repeats are not noted). */
@@ -269,6 +274,12 @@ export class BenchPhone {
       opened = true;
       this.datagramOpened = true;
       this.note('path open');
+      // As the browser's path: pinged every 250 ms, the waiting pick sent again on each pong.
+      if (this.pathPingTimer) clearInterval(this.pathPingTimer);
+      this.pathPingTimer = setInterval(() => {
+        if (Date.now() - this.pathSentAtMs >= DATAGRAM_REPEAT_MS / 2) this.sendOnPath({ type: 'ping', id: ++this.pathPingId });
+      }, DATAGRAM_REPEAT_MS);
+      this.sender?.pathHeard();
     };
     // The channel is often open already when it is announced; onOpen may still fire.
     channel.onOpen(open);
@@ -291,6 +302,10 @@ export class BenchPhone {
       return;
     }
     if (typeof message !== 'object' || message === null || typeof message.type !== 'string') return;
+    if (message.type === 'pong') {
+      this.sender?.pathHeard();
+      return;
+    }
     if (message.type === 'session_state' && message.phase === 'question' && message.question) {
       this.sendOnPath({ type: 'question_seen', questionId: message.question.id });
     }
@@ -310,7 +325,7 @@ export class BenchPhone {
   }
 
   /** Sends on the path if it is open; false when it could not go out. */
-  private sendOnPath(message: SubmitAnswerMessage | QuestionSeenMessage): boolean {
+  private sendOnPath(message: SubmitAnswerMessage | QuestionSeenMessage | PingMessage): boolean {
     const channel = this.channel;
     if (!channel) return false;
     try {
@@ -319,6 +334,7 @@ export class BenchPhone {
     } catch {
       return false;
     }
+    if (message.type !== 'ping') this.pathSentAtMs = Date.now();
     if (message.type === 'submit_answer' && message.answerId !== this.pathAnswerId) {
       this.pathAnswerId = message.answerId ?? null;
       this.note('path submit_answer');
@@ -335,6 +351,8 @@ export class BenchPhone {
     const { peer, channel } = this;
     this.peer = null;
     this.channel = null;
+    if (this.pathPingTimer) clearInterval(this.pathPingTimer);
+    this.pathPingTimer = null;
     if (channel) quietly(() => channel.close());
     if (peer) quietly(() => peer.close());
   }

@@ -480,6 +480,19 @@ describe('the pick on the datagram path (docs/REALTIME.md)', () => {
     expect(onPath.map((d) => d.atMs - startedAtMs)).toEqual([4 * DATAGRAM_REPEAT_MS]);
   });
 
+  it('sends a waiting pick at once when the path opens or brings a pong, beside its repeats, unless it just went', () => {
+    const { sender, onPath, path, startedAtMs } = pathHarness({ path: true });
+    path.open = false;
+    sender.questionShown('q1');
+    sender.pick('q1', 0);
+    vi.advanceTimersByTime(100);
+    path.open = true;
+    sender.pathHeard();
+    sender.pathHeard(); // just sent: not again
+    vi.advanceTimersByTime(2 * DATAGRAM_REPEAT_MS - 100);
+    expect(onPath.map((d) => d.atMs - startedAtMs)).toEqual([100, DATAGRAM_REPEAT_MS, 2 * DATAGRAM_REPEAT_MS]);
+  });
+
   it('changes nothing on the socket and over HTTP: the same sends, reconnects and statuses as without a path', () => {
     // A socket silent from the tap: given up at 1.5 s, HTTP requests, a redial, then a new socket.
     const scenario = (h: ReturnType<typeof pathHarness>) => {

@@ -25,8 +25,9 @@
  *
  * A slow phone may also have the datagram path (docs/REALTIME.md "The datagram path"): a data
  * channel without retransmissions, so the pick goes out on it at the tap and again every
- * DATAGRAM_REPEAT_MS until settled, and the first copy after a loss of signal arrives one one-way
- * delay later instead of waiting on TCP's backoff. Everything above runs as before beside it.
+ * DATAGRAM_REPEAT_MS until settled (and at once when the path opens or brings a pong, `pathHeard`),
+ * and the first copy after a loss of signal arrives one one-way delay later instead of waiting on
+ * TCP's backoff. Everything above runs as before beside it.
  *
  * Plain class with injected time and transport, so it is tested with fake timers.
  */
@@ -146,6 +147,8 @@ export class AnswerSender {
   private beaconAnswer = false;
   /** The pending pick goes out on the datagram path every DATAGRAM_REPEAT_MS until settled. */
   private datagramTimer: unknown = null;
+  /** When the pending pick last went out on the path. */
+  private datagramAtMs: number | null = null;
 
   constructor(private readonly deps: AnswerSenderDeps) {}
 
@@ -201,7 +204,20 @@ export class AnswerSender {
     this.beacons = 0;
     this.beaconAnswer = false;
     this.transmit();
+    this.datagramAtMs = null;
     this.startDatagrams();
+  }
+
+  /** The datagram path opened or brought a pong: a waiting pick goes out on it now, unless it just did. */
+  pathHeard(): void {
+    const message = this.message();
+    if (!message || !this.deps.datagram) return;
+    if (this.datagramAtMs !== null && this.deps.now() - this.datagramAtMs < DATAGRAM_REPEAT_MS) return;
+    this.sendOnPath(message);
+  }
+
+  private sendOnPath(message: SubmitAnswerMessage): void {
+    if (this.deps.datagram?.(message)) this.datagramAtMs = this.deps.now();
   }
 
   /**
@@ -405,7 +421,7 @@ export class AnswerSender {
         this.datagramTimer = null;
         return;
       }
-      datagram(message);
+      this.sendOnPath(message);
       this.datagramTimer = this.deps.setTimer(repeat, DATAGRAM_REPEAT_MS);
     };
     repeat();

@@ -63,7 +63,16 @@ function harness(options: { failRemote?: boolean; createThrows?: boolean; signal
   const signalled: DatagramReplyMessage[] = [];
   const taken: ServerMessage[] = [];
   const newest: { serverTime: number | null } = { serverTime: null };
+  // The path's ping timers, run by hand (`tick`); a cleared one is a no-op.
+  const timers: (() => void)[] = [];
+  const tick = () => timers.forEach((run) => run());
+  let linkUp = 0;
   const path = new DatagramPath({
+    setInterval: (callback) => timers.push(callback) - 1,
+    clearInterval: (handle) => {
+      timers[handle as number] = () => undefined;
+    },
+    onLinkUp: () => linkUp++,
     createPeer: () => {
       if (options.createThrows) throw new Error('RTCPeerConnection is not supported');
       const peer = new FakePeer(options.failRemote);
@@ -77,13 +86,34 @@ function harness(options: { failRemote?: boolean; createThrows?: boolean; signal
     onMessage: (message) => taken.push(message),
     newestStateServerTime: () => newest.serverTime,
   });
-  return { path, peers, signalled, taken, newest };
+  return { path, peers, signalled, taken, newest, tick, linkUp: () => linkUp };
 }
 
 const question = (serverTime: number, overrides: Partial<AudienceSessionState> = {}) => audienceState({ serverTime, ...overrides });
 
 describe('the phone’s datagram path', () => {
   afterEach(() => vi.unstubAllGlobals());
+
+  it('pings the open path on a timer, reports the link up when it opens and on each pong, and stops pinging when closed', async () => {
+    const { path, peers, taken, tick, linkUp } = harness();
+    await path.offer('o');
+    tick();
+    expect(linkUp()).toBe(0);
+    const channel = peers[0].openChannel();
+    expect(linkUp()).toBe(1);
+    tick();
+    tick();
+    expect(channel.sent).toEqual([
+      { type: 'ping', id: 1 },
+      { type: 'ping', id: 2 },
+    ]);
+    channel.deliver({ type: 'pong', id: 2, serverTime: 5 });
+    expect(linkUp()).toBe(2);
+    expect(taken).toEqual([]); // a pong is the path's own business
+    path.close();
+    tick();
+    expect(channel.sent).toHaveLength(2);
+  });
 
   it('answers the server’s offer on the socket at once, with the answer’s SDP', async () => {
     const { path, peers, signalled } = harness();

@@ -9,10 +9,16 @@
  * never finish gathering; the server learns the phone's address from its connectivity checks).
  * Nothing here ever throws: a path that cannot open just leaves the phone on TCP.
  *
+ * While open, the path is pinged every DATAGRAM_REPEAT_MS (unless a pick went on it meanwhile: the
+ * pick's repeats are the pings then) with a 40-byte message: a loss of signal never fills SCTP's
+ * window with them, so the first one after it gets through at once. On any message on the path the
+ * server sends again the question the phone has not acknowledged, and answers a ping with a pong;
+ * the phone sends its waiting pick at once when the path opens or brings a pong (`onLinkUp`).
+ *
  * Plain class with the peer connection injected, so it is tested without a browser.
  */
-import type { DatagramReplyMessage, QuestionSeenMessage, ServerMessage, SubmitAnswerMessage } from '../../protocol/index.js';
-import { takeDatagram } from '../common/realtime/timings.js';
+import type { DatagramReplyMessage, PingMessage, QuestionSeenMessage, ServerMessage, SubmitAnswerMessage } from '../../protocol/index.js';
+import { DATAGRAM_REPEAT_MS, takeDatagram } from '../common/realtime/timings.js';
 
 export interface DatagramPathDeps {
   /** A new peer connection; by default the browser's, with no STUN/TURN (the server has a public address). */
@@ -23,6 +29,10 @@ export interface DatagramPathDeps {
   onMessage(message: ServerMessage): void;
   /** The newest `serverTime` of any session_state the phone has had, on either path. */
   newestStateServerTime(): number | null;
+  /** The path opened, or brought a pong: it is up now. */
+  onLinkUp?(): void;
+  setInterval?(callback: () => void, ms: number): unknown;
+  clearInterval?(handle: unknown): void;
 }
 
 function browserPeer(): RTCPeerConnection {
@@ -42,6 +52,10 @@ export class DatagramPath {
   private readonly createPeer: (() => RTCPeerConnection) | null;
   private peer: RTCPeerConnection | null = null;
   private channel: RTCDataChannel | null = null;
+  private pingTimer: unknown = null;
+  private pingId = 0;
+  /** When a message other than a ping last went on the path. */
+  private sentAtMs = Number.NEGATIVE_INFINITY;
 
   constructor(private readonly deps: DatagramPathDeps) {
     // An old browser without WebRTC: offers are ignored and the phone stays on TCP.
@@ -82,11 +96,12 @@ export class DatagramPath {
   }
 
   /** Sends one message on the path if it is open; false when it could not go out. */
-  send(message: SubmitAnswerMessage | QuestionSeenMessage): boolean {
+  send(message: SubmitAnswerMessage | QuestionSeenMessage | PingMessage): boolean {
     const channel = this.channel;
     if (!channel || channel.readyState !== 'open') return false;
     try {
       channel.send(JSON.stringify(message));
+      if (message.type !== 'ping') this.sentAtMs = Date.now();
       return true;
     } catch {
       return false;
@@ -94,6 +109,7 @@ export class DatagramPath {
   }
 
   close(): void {
+    this.stopPings();
     const { peer, channel } = this;
     this.peer = null;
     this.channel = null;
@@ -127,6 +143,25 @@ export class DatagramPath {
     this.channel = channel;
     channel.onmessage = (event: MessageEvent) => this.receive(event.data);
     channel.onclose = () => this.closeIfCurrent(peer);
+    if (channel.readyState === 'open') this.opened(channel);
+    else channel.onopen = () => this.opened(channel);
+  }
+
+  private opened(channel: RTCDataChannel): void {
+    if (this.channel !== channel) return;
+    this.stopPings();
+    const every = this.deps.setInterval ?? ((callback: () => void, ms: number) => setInterval(callback, ms));
+    this.pingTimer = every(() => {
+      if (Date.now() - this.sentAtMs >= DATAGRAM_REPEAT_MS / 2) this.send({ type: 'ping', id: ++this.pingId });
+    }, DATAGRAM_REPEAT_MS);
+    this.deps.onLinkUp?.();
+  }
+
+  private stopPings(): void {
+    if (this.pingTimer === null) return;
+    const clear = this.deps.clearInterval ?? ((handle: unknown) => clearInterval(handle as ReturnType<typeof setInterval>));
+    clear(this.pingTimer);
+    this.pingTimer = null;
   }
 
   private receive(data: unknown): void {
@@ -138,6 +173,10 @@ export class DatagramPath {
       return;
     }
     if (typeof message !== 'object' || message === null || typeof message.type !== 'string') return;
+    if (message.type === 'pong') {
+      this.deps.onLinkUp?.();
+      return;
+    }
     // Every copy of a question is acknowledged, taken or not: the server repeats it until it hears this.
     if (message.type === 'session_state' && message.phase === 'question' && message.question) {
       this.send({ type: 'question_seen', questionId: message.question.id });

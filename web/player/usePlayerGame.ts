@@ -56,8 +56,10 @@ export function usePlayerGame(
         signal: (message) => socketRef.current.send(message),
         onMessage: (message) => takeRef.current(message),
         newestStateServerTime: () => newestStateServerTime.current,
+        onLinkUp: () => senderRef.current?.pathHeard(),
       }),
   );
+  const senderRef = useRef<AnswerSender | null>(null);
   const [sender] = useState(() => {
     const created: AnswerSender = new AnswerSender({
       send: (message) => socketRef.current.send(message),
@@ -89,6 +91,7 @@ export function usePlayerGame(
       onStatus: setAnswerStatus,
       datagram: (message) => datagramPath.send(message),
     });
+    senderRef.current = created;
     return created;
   });
 

@@ -1,16 +1,22 @@
 /**
  * The datagram path (docs/REALTIME.md "The datagram path"): a WebRTC data channel, unordered and
  * without retransmissions, beside a slow phone's socket. After a loss of signal TCP holds a
- * question or a pick behind its backed-off resends; here the sender repeats what matters every
- * 250 ms, so the first copy sent after the signal returns arrives one one-way delay later.
+ * question or a pick behind its backed-off resends; here the phone pings every 250 ms, and what
+ * the other side lacks is sent again as soon as a ping (or its pong) shows the link is back.
+ *
+ * Why not simply repeat everything every 250 ms: SCTP still runs congestion control under an
+ * unreliable channel. Data sent into a loss of signal fills the window (one packet after a resend
+ * timeout), and nothing more leaves until the next timeout, whose backoff doubles: question states
+ * repeated into a 4 s outage arrived up to 7.7 s late on the bench (docs/PERFORMANCE.md). Pings of
+ * 40 bytes never fill it, so the first one after the signal returns gets through at once.
  *
  * One path per player (not per socket: a phone replacing a silent socket keeps it), offered by
  * the server on the first ping reporting a slow round trip, all paths of the instance on one UDP
  * port (ICE UDP mux). The library (libdatachannel, native) is loaded on the first offer, so an
  * instance whose phones are all fast never starts its threads. What goes out here: the question's
- * state (repeated until the phone says `question_seen` or the question ends) and the player's
- * `answer_accepted`. What comes in is handed to the socket server as a message of the player's
- * socket (`receive`).
+ * state (again on each ping until the phone says `question_seen` or the question ends), pongs and
+ * the player's `answer_accepted`. What comes in is handed to the socket server as a message of the
+ * player's socket (`receive`).
  */
 import { ERROR_CODES, type ErrorMessage, type ServerMessage, errorMessage } from '../../../protocol/index.js';
 import type { RoomLog } from '../../game/rooms/index.js';
@@ -44,8 +50,8 @@ interface Library {
   PeerConnection: new (name: string, config: RtcConfig) => PeerConnection;
 }
 
-/** The server repeats a question's state on a path this often, until the phone has it. */
-export const QUESTION_REPEAT_MS = 250;
+/** A question's state is sent again on a phone's ping at most this often, until the phone has it. */
+export const QUESTION_RESEND_MS = 200;
 /** A path offered and not open this long after is closed (the phone never replied, or UDP is blocked). */
 export const OPEN_TIMEOUT_MS = 20_000;
 /** A player whose path failed (or never opened) is offered another only after this long. */
@@ -53,11 +59,12 @@ export const REOFFER_AFTER_MS = 60_000;
 /** A question is repeated at most this long (a paused question's state has no deadline). */
 const MAX_REPEAT_MS = 60_000;
 /**
- * Messages a phone may send on its path: a waiting pick every 250 ms and a `question_seen` per
- * repeat it got is 8 a second at most; more is dropped (never answered, never closing anything).
+ * Messages a phone may send on its path: a ping every 250 ms, a waiting pick again on each pong,
+ * and a `question_seen` per question copy is 12 a second at most; more is dropped (never answered,
+ * never closing anything).
  */
-export const PATH_MESSAGES_PER_SECOND = 10;
-export const PATH_MESSAGE_BURST = 40;
+export const PATH_MESSAGES_PER_SECOND = 16;
+export const PATH_MESSAGE_BURST = 48;
 
 export interface DatagramOptions {
   /** The UDP port every path of this instance shares (read at the first offer: the HTTP port may be chosen at listen). */
@@ -94,8 +101,8 @@ interface Peer {
   openTimer: NodeJS.Timeout;
   tokens: number;
   refilledAtMs: number;
-  /** The open question's state, repeated until the phone has it. */
-  repeat: { questionId: string; payload: string; untilMs: number } | null;
+  /** The open question's state, sent again on the phone's pings until it has it. */
+  resend: { questionId: string; payload: string; untilMs: number; sentAtMs: number } | null;
 }
 
 function keyOf(sessionId: string, playerId: string): string {
@@ -118,8 +125,6 @@ export class DatagramPaths {
   private readonly opening = new Set<string>();
   /** When a player's last path failed (swept as offers look it up). */
   private readonly failedAtMs = new Map<string, number>();
-  private readonly repeating = new Set<Peer>();
-  private repeatTimer: NodeJS.Timeout | null = null;
   /** The library could not load, or the port could not be bound: no more offers on this instance. */
   private disabled = false;
   private closed = false;
@@ -189,13 +194,33 @@ export class DatagramPaths {
     return null;
   }
 
-  /** The phone has the question: no more repeats of it. */
+  /** The phone has the question: not sent again. */
   seen(client: Client, questionId: string): void {
     const peer = client.playerId === null ? undefined : this.peers.get(keyOf(client.sessionId, client.playerId));
-    if (peer?.repeat?.questionId === questionId) this.stopRepeat(peer);
+    if (peer?.resend?.questionId === questionId) peer.resend = null;
   }
 
-  /** A frame broadcast to a session's players: a question's state goes out on their paths (repeated), its end stops that. */
+  /** A ping on the player's path: answered with a pong there (the phone sends a waiting pick on it). */
+  ping(client: Client, id: number): void {
+    const peer = client.playerId === null ? undefined : this.peers.get(keyOf(client.sessionId, client.playerId));
+    if (peer?.open) this.sendOn(peer, JSON.stringify({ type: 'pong', id, serverTime: Date.now() }));
+  }
+
+  /** Anything came on the player's path: the link is up, and the open question goes again if the phone has not said it has it. */
+  heard(client: Client): void {
+    const peer = client.playerId === null ? undefined : this.peers.get(keyOf(client.sessionId, client.playerId));
+    if (!peer?.open) return;
+    const nowMs = Date.now();
+    const resend = peer.resend;
+    if (!resend) return;
+    if (nowMs >= resend.untilMs) peer.resend = null;
+    else if (nowMs - resend.sentAtMs >= QUESTION_RESEND_MS) {
+      resend.sentAtMs = nowMs;
+      this.sendOn(peer, resend.payload);
+    }
+  }
+
+  /** A frame broadcast to a session's players: a question's state goes out on their paths (again on pings until seen); the next state or its end stops that. */
   toSession(sessionId: string, frame: Buffer): void {
     if (this.peers.size === 0) return;
     const peers = this.bySession.get(sessionId);
@@ -208,13 +233,11 @@ export class DatagramPaths {
       const untilMs = Math.min(typeof message.endsAt === 'number' ? message.endsAt : Number.POSITIVE_INFINITY, nowMs + MAX_REPEAT_MS);
       for (const peer of peers) {
         if (!peer.open) continue;
-        peer.repeat = { questionId: message.question.id, payload, untilMs };
+        peer.resend = { questionId: message.question.id, payload, untilMs, sentAtMs: nowMs };
         this.sendOn(peer, payload);
-        this.repeating.add(peer);
       }
-      this.armRepeats();
     } else if (message.type === 'question_end' || message.type === 'session_state') {
-      for (const peer of peers) if (peer.repeat) this.stopRepeat(peer);
+      for (const peer of peers) peer.resend = null;
     }
   }
 
@@ -287,7 +310,7 @@ export class DatagramPaths {
       }, OPEN_TIMEOUT_MS),
       tokens: PATH_MESSAGE_BURST,
       refilledAtMs: nowMs,
-      repeat: null,
+      resend: null,
     };
     peer = created;
     created.openTimer.unref();
@@ -321,31 +344,8 @@ export class DatagramPaths {
     try {
       if (peer.channel.isOpen()) peer.channel.sendMessage(payload);
     } catch {
-      // A datagram that could not leave is a datagram lost: the sender repeats, TCP carries it too.
+      // A datagram that could not leave is a datagram lost: it goes again on a ping, TCP carries it too.
     }
-  }
-
-  private stopRepeat(peer: Peer): void {
-    peer.repeat = null;
-    this.repeating.delete(peer);
-    if (this.repeating.size === 0 && this.repeatTimer) {
-      clearInterval(this.repeatTimer);
-      this.repeatTimer = null;
-    }
-  }
-
-  /** One timer for every repeat of the instance, running only while some question is being repeated. */
-  private armRepeats(): void {
-    if (this.repeatTimer || this.repeating.size === 0) return;
-    this.repeatTimer = setInterval(() => {
-      const nowMs = Date.now();
-      for (const peer of this.repeating) {
-        const repeat = peer.repeat;
-        if (!repeat || nowMs >= repeat.untilMs) this.stopRepeat(peer);
-        else this.sendOn(peer, repeat.payload);
-      }
-    }, QUESTION_REPEAT_MS);
-    this.repeatTimer.unref();
   }
 
   private close(peer: Peer, failed: boolean): void {
@@ -354,7 +354,7 @@ export class DatagramPaths {
     const group = this.bySession.get(peer.sessionId);
     group?.delete(peer);
     if (group?.size === 0) this.bySession.delete(peer.sessionId);
-    this.stopRepeat(peer);
+    peer.resend = null;
     clearTimeout(peer.openTimer);
     if (failed && !this.closed) this.failedAtMs.set(peer.key, Date.now());
     if (this.failedAtMs.size > 10_000) this.sweepFailures();

@@ -353,16 +353,22 @@ export class SocketServer {
 
   /**
    * A message that came on a player's datagram path (datagram.ts), taken as a message of the
-   * player's socket `client`: the same parser, the same player, the same credit. Only a pick and
-   * `question_seen` travel there; the socket's rate limit and silence are left alone (the path
+   * player's socket `client`: the same parser, the same player, the same credit. Only a ping
+   * (answered on the path), a pick and `question_seen` travel there; the socket's rate limit and silence are left alone (the path
    * has its own limit, and a path heard from says nothing of the socket). Errors go to the socket.
    */
   receiveDatagram(client: Client, raw: string): void {
     const room = this.roomOf.get(client);
     if (!room || this.closing) return;
     const parsed = parseClientMessage(raw, client.role);
+    if (parsed.ok && parsed.message.type === 'question_seen') this.deps.datagrams?.seen(client, parsed.message.questionId);
+    if (parsed.ok) this.deps.datagrams?.heard(client);
+    if (parsed.ok && parsed.message.type === 'ping') {
+      this.deps.datagrams?.ping(client, parsed.message.id);
+      return;
+    }
     if (parsed.ok && parsed.message.type !== 'submit_answer' && parsed.message.type !== 'question_seen') {
-      this.deps.hub.sendTo(client, errorMessage(ERROR_CODES.invalidMessage, 'Only submit_answer and question_seen travel on the datagram path'));
+      this.deps.hub.sendTo(client, errorMessage(ERROR_CODES.invalidMessage, 'Only ping, submit_answer and question_seen travel on the datagram path'));
       return;
     }
     this.handle(client, room, parsed, client.heardAtMs, Date.now());
