@@ -54,7 +54,12 @@ interface Library {
 export const QUESTION_RESEND_MS = 200;
 /** A path offered and not open this long after is closed (the phone never replied, or UDP is blocked). */
 export const OPEN_TIMEOUT_MS = 20_000;
-/** A player whose path failed (or never opened) is offered another only after this long. */
+/**
+ * A path that failed (or never opened) is offered again at the phone's next report, once: a
+ * setup can fail for a passing reason (a DTLS handshake lost to a race, seen in the tests when
+ * another WebRTC test ran beside them). A second failure within this long waits it out: a phone
+ * whose UDP is blocked is not offered a path every 3 s.
+ */
 export const REOFFER_AFTER_MS = 60_000;
 /** A question is repeated at most this long (a paused question's state has no deadline). */
 const MAX_REPEAT_MS = 60_000;
@@ -123,8 +128,8 @@ export class DatagramPaths {
   private readonly bySession = new Map<string, Set<Peer>>();
   /** Keys being set up (the library loading): no second offer meanwhile. */
   private readonly opening = new Set<string>();
-  /** When a player's last path failed (swept as offers look it up). */
-  private readonly failedAtMs = new Map<string, number>();
+  /** A player's paths that failed: how many in a row, and when the last did (swept as they grow). */
+  private readonly failures = new Map<string, { count: number; atMs: number }>();
   /** The library could not load, or the port could not be bound: no more offers on this instance. */
   private disabled = false;
   private closed = false;
@@ -149,10 +154,10 @@ export class DatagramPaths {
     const key = keyOf(client.sessionId, client.playerId);
     if (this.peers.has(key) || this.opening.has(key)) return;
     if (this.peers.size + this.opening.size >= this.options.maxPeers) return;
-    const failedAtMs = this.failedAtMs.get(key);
-    if (failedAtMs !== undefined) {
-      if (Date.now() - failedAtMs < REOFFER_AFTER_MS) return;
-      this.failedAtMs.delete(key);
+    const failed = this.failures.get(key);
+    if (failed && failed.count >= 2) {
+      if (Date.now() - failed.atMs < REOFFER_AFTER_MS) return;
+      this.failures.delete(key);
     }
     this.opening.add(key);
     this.open(client, key)
@@ -254,7 +259,7 @@ export class DatagramPaths {
   closeAll(): void {
     this.closed = true;
     for (const peer of [...this.peers.values()]) this.close(peer, false);
-    this.failedAtMs.clear();
+    this.failures.clear();
   }
 
   private loadLibrary(): Promise<Library | null> {
@@ -294,7 +299,16 @@ export class DatagramPaths {
     pc.onStateChange((state) => {
       if ((state === 'failed' || state === 'closed') && peer && this.peers.get(key) === peer) this.close(peer, true);
     });
-    const channel = pc.createDataChannel('marquee', { unordered: true, maxRetransmits: 0 });
+    let channel: DataChannel;
+    try {
+      channel = pc.createDataChannel('marquee', { unordered: true, maxRetransmits: 0 });
+    } catch (err) {
+      // The library gathers at once and throws when it cannot bind (the UDP port is taken).
+      this.deps.log.warn({ err, port, address: this.options.address }, 'the datagram path could not bind its UDP port: no datagram paths on this instance');
+      this.disabled = true;
+      pc.close();
+      return;
+    }
     const nowMs = Date.now();
     const created: Peer = {
       key,
@@ -356,8 +370,14 @@ export class DatagramPaths {
     if (group?.size === 0) this.bySession.delete(peer.sessionId);
     peer.resend = null;
     clearTimeout(peer.openTimer);
-    if (failed && !this.closed) this.failedAtMs.set(peer.key, Date.now());
-    if (this.failedAtMs.size > 10_000) this.sweepFailures();
+    if (failed && !this.closed) {
+      const count = (this.failures.get(peer.key)?.count ?? 0) + 1;
+      this.failures.set(peer.key, { count, atMs: Date.now() });
+      this.deps.log.info({ sessionId: peer.sessionId, playerId: peer.playerId, failures: count }, 'a datagram path failed');
+    } else if (peer.open) {
+      this.failures.delete(peer.key); // it worked: a later failure starts the count again
+    }
+    if (this.failures.size > 10_000) this.sweepFailures();
     try {
       peer.channel.close();
       peer.pc.close();
@@ -368,7 +388,7 @@ export class DatagramPaths {
 
   private sweepFailures(): void {
     const nowMs = Date.now();
-    for (const [key, atMs] of this.failedAtMs) if (nowMs - atMs >= REOFFER_AFTER_MS) this.failedAtMs.delete(key);
+    for (const [key, failed] of this.failures) if (nowMs - failed.atMs >= REOFFER_AFTER_MS) this.failures.delete(key);
   }
 }
 
