@@ -4,6 +4,7 @@
  * sent on it is taken and confirmed there. Real sockets, a real data channel (libdatachannel as
  * the phone, on loopback), a fake game clock.
  */
+import dgram from 'node:dgram';
 import { PeerConnection, type DataChannel } from 'node-datachannel';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERROR_CODES } from '../../../protocol/index.js';
@@ -270,5 +271,34 @@ describe('the datagram path', () => {
   it('drops the candidates a phone names: the server answers only the phone’s own checks', () => {
     const sdp = ['v=0', 'a=ice-ufrag:abcd', 'a=candidate:1 1 UDP 2122260223 203.0.113.9 5000 typ host', 'a=end-of-candidates', 'a=mid:0'].join('\r\n');
     expect(withoutCandidates(sdp)).toBe(['v=0', 'a=ice-ufrag:abcd', 'a=mid:0'].join('\r\n'));
+  });
+});
+
+describe('the datagram path on a UDP port already taken', () => {
+  it('offers nothing and keeps the socket working, with one warning', async () => {
+    const taken = dgram.createSocket('udp4');
+    await new Promise<void>((resolve) => taken.bind(0, '127.0.0.1', resolve));
+    const warnings: string[] = [];
+    const server = await startTestServer({
+      env: { RTC_UDP_PORT: String(taken.address().port) },
+      logger: { level: 'warn', stream: { write: (line: string) => warnings.push(line) } },
+    });
+    try {
+      const api = new TestApi(server);
+      await api.login();
+      const game = await createGame(server, api, { items: [{ question: { text: 'Q?', correctIndex: 0 } }], players: 1 });
+      const socket = await TestSocket.join(server.baseUrl, { type: 'player', sessionId: game.sessionId, playerId: game.players[0].id, playerToken: game.players[0].playerToken });
+      for (const id of [1, 2, 3]) {
+        socket.send({ type: 'ping', id, rttMs: 900 });
+        expect(await socket.next('pong')).toMatchObject({ id });
+      }
+      await sleep(300);
+      expect(socket.types()).not.toContain('datagram_offer');
+      expect(warnings.filter((line) => line.includes('could not bind its UDP port'))).toHaveLength(1);
+      await socket.close();
+    } finally {
+      await server.close();
+      taken.close();
+    }
   });
 });
