@@ -71,6 +71,20 @@ describe('player game state (SPEC §4 Player game)', () => {
     expect(s.selectedIndex).toBe(3);
   });
 
+  it('a confirmed pick stays locked when a state sent before the pick arrives later (the confirmation came first on the datagram path)', () => {
+    let s = run(server(mine()), { type: 'pick', index: 2 }, { type: 'sent' });
+    s = reducePlayer(s, server({ type: 'answer_accepted', questionId: 'q1', selectedIndex: 2, answerId: 'a1' }));
+    s = reducePlayer(s, server(mine({ answered: false, selectedIndex: null })));
+    expect(s.answered).toBe(true);
+    expect(s.selectedIndex).toBe(2);
+    expect(canPick(s)).toBe(false);
+    // The next asking starts unlocked, and then the server's word holds again.
+    s = reducePlayer(s, server(audience({ question: question('q2') })));
+    expect(s.answered).toBe(false);
+    s = reducePlayer(s, server(mine({ question: question('q2'), answered: false })));
+    expect(s.answered).toBe(false);
+  });
+
   describe('offline picks (sent once the socket is back, once)', () => {
     it('a pick that never went out is re-armed after the reconnect state, then sent once', () => {
       let s = run(server(mine()), { type: 'disconnected' }, { type: 'pick', index: 1 });

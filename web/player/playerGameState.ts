@@ -37,6 +37,8 @@ export interface PlayerGameState {
   pending: PendingAnswer | null;
   /** The server's player state arrived on the current connection: a pending pick may go out. */
   synced: boolean;
+  /** The server confirmed this asking's pick (answer_accepted, or a state saying answered). */
+  confirmed: boolean;
 }
 
 export type PlayerAction =
@@ -55,6 +57,7 @@ export const INITIAL_PLAYER_STATE: PlayerGameState = {
   outcome: null,
   pending: null,
   synced: false,
+  confirmed: false,
 };
 
 /** SPEC §9: points shown after a correct answer default to 10 when not given. */
@@ -92,16 +95,20 @@ function onServerMessage(state: PlayerGameState, message: ServerMessage): Player
       // A new asking releases the lock and clears the result (SPEC §4).
       let next: PlayerGameState =
         live.asking !== state.live.asking
-          ? { ...state, live, answered: false, selectedIndex: null, result: null, place: null, pending: null }
+          ? { ...state, live, answered: false, selectedIndex: null, result: null, place: null, pending: null, confirmed: false }
           : { ...state, live };
       if (message.view !== 'player') return next;
+      // A pick the server confirmed for this asking stays locked: a socket's state saying otherwise
+      // was sent before the pick arrived (the confirmation can come first on the datagram path).
+      const confirmed = live.asking === state.live.asking && state.confirmed && !message.answered && message.question?.id === state.live.question?.id;
       next = {
         ...next,
         synced: true,
         score: message.playerScore,
-        answered: message.answered,
-        selectedIndex: message.selectedIndex,
+        answered: confirmed ? true : message.answered,
+        selectedIndex: confirmed ? state.selectedIndex : message.selectedIndex,
         result: message.answerResult,
+        confirmed: confirmed || message.answered,
       };
       if (message.answerResult) next.outcome = outcomeOf(message.answerResult);
       const pending = next.pending;
@@ -114,7 +121,7 @@ function onServerMessage(state: PlayerGameState, message: ServerMessage): Player
     }
     case 'answer_accepted':
       if (message.questionId !== live.question?.id) return { ...state, live };
-      return { ...state, live, answered: true, selectedIndex: message.selectedIndex, pending: null };
+      return { ...state, live, answered: true, selectedIndex: message.selectedIndex, pending: null, confirmed: true };
     case 'answer_result': {
       const result = { isCorrect: message.isCorrect, pointsEarned: message.pointsEarned };
       const place = { rank: message.rank, players: message.players, pointsToNextPlace: message.pointsToNextPlace };
