@@ -113,7 +113,10 @@ export async function runNetworks(
       }
     }
     for (const phone of crowd) phone.connect();
-    await sleep(3_000); // the slow profiles' handshakes
+    // The lobby: an audience joins before the show starts (while the ads run), so the slow profiles'
+    // handshakes and their datagram paths (a few round trips, and a DTLS resend after 1 s) are done
+    // before the first question; 3 s left the first question to basement phones still setting up.
+    await sleep(10_000);
 
     // The display: deadlines, reveal times, and the basement's signal losses scheduled per question.
     const questionEnds = new Map<string, number>();
