@@ -1,13 +1,11 @@
 /**
- * `DATACHANNEL_DIR=<dir> npx tsx bench/datagram-probe.ts [trials] [--browser] | --scale N`: would a datagram path get a
+ * `npx tsx bench/datagram-probe.ts [trials] [--browser] | --scale N`: would a datagram path get a
  * basement phone's pick (and the server's question) through sooner after a loss of signal than
  * TCP does? Issue 24's remaining losses are TCP's: a pick waits behind a backed-off resend, or for
  * a new connection's handshake (docs/PERFORMANCE.md, "Session 35").
  *
- * Not part of the product or of `npm run bench`: the WebRTC library is not a dependency of
- * Marquee. Install it beside the project first (`npm install --prefix /tmp/dcprobe
- * node-datachannel@0.33.4`, prebuilt for Linux on the npm registry) and name that folder in
- * DATACHANNEL_DIR.
+ * Not part of `npm run bench`: session 35's measurement that led to the datagram path (now in the
+ * product, with the same library, node-datachannel), kept to measure the path's cost (`--scale`).
  *
  * One basement phone address in the networks bench's namespace (bench/netns.ts, needs root), and
  * three links to a "server" on 127.0.0.1, each carrying a small message every 250 ms both ways:
@@ -21,8 +19,6 @@
  */
 import { execFileSync } from 'node:child_process';
 import net from 'node:net';
-import { createRequire } from 'node:module';
-import path from 'node:path';
 import { NAMESPACE_VARIABLE, PacketShaper, runInNamespace } from './netns.js';
 import { PROFILES } from './shaper.js';
 import { sleep } from './wait.js';
@@ -173,14 +169,12 @@ async function tcpLink(phoneAddress: string): Promise<Ends> {
   return ends;
 }
 
-function loadDataChannel(): NodeDataChannel {
-  const dir = process.env.DATACHANNEL_DIR;
-  if (!dir) throw new Error('DATACHANNEL_DIR: the folder node-datachannel was installed in (see the top of this file)');
-  return createRequire(path.join(path.resolve(dir), 'noop.js'))('node-datachannel') as NodeDataChannel;
+async function loadDataChannel(): Promise<NodeDataChannel> {
+  return (await import('node-datachannel')) as unknown as NodeDataChannel;
 }
 
 async function probe(trials: number, browser: boolean): Promise<void> {
-  const nd = loadDataChannel();
+  const nd = await loadDataChannel();
   const shaper = await PacketShaper.start(PROFILES, { seed: 35 });
   const basement = PROFILES.find((p) => p.name === 'basement')!;
   const link = shaper.link(basement);
@@ -232,21 +226,29 @@ async function probe(trials: number, browser: boolean): Promise<void> {
 
 /**
  * `--scale N`: what N data channels cost, both ends in this process (unshaped loopback): the time
- * and CPU to open them, the memory they hold, and their CPU while idle (ICE consent checks, SCTP
- * heartbeats). Half of it is the server's share.
+ * and CPU to open them, the memory they hold, their CPU while idle (ICE consent checks, SCTP
+ * heartbeats), and while every phone end pings every 250 ms and the server end answers each with
+ * a pong, as the product's paths do (docs/REALTIME.md). Half of it is roughly the server's share.
  */
 async function scale(count: number): Promise<void> {
-  const nd = loadDataChannel();
+  const nd = await loadDataChannel();
   const rssBefore = process.memoryUsage().rss;
   const cpuBefore = process.cpuUsage();
   const startedAt = Date.now();
   const held: PeerConnection[] = [];
+  const phoneEnds: DataChannel[] = [];
   for (let i = 0; i < count; i += 50) {
     const opening: Promise<void>[] = [];
     for (let j = i; j < Math.min(count, i + 50); j++) {
       const [a, b] = [new nd.PeerConnection(`a${j}`, { iceServers: [], bindAddress: '127.0.0.1' }), new nd.PeerConnection(`b${j}`, { iceServers: [], bindAddress: '127.0.0.1' })];
       signalEachOther(a, b);
       const channel = a.createDataChannel('datagram', { unordered: true, maxRetransmits: 0 });
+      // a: the server's end (it creates the channel, as the product's server does); b: the phone's.
+      channel.onMessage((message) => {
+        const { id } = JSON.parse(String(message)) as { id: number };
+        if (channel.isOpen()) channel.sendMessage(JSON.stringify({ type: 'pong', id, serverTime: Date.now() }));
+      });
+      b.onDataChannel((phoneEnd) => phoneEnds.push(phoneEnd));
       opening.push(new Promise((resolve) => channel.onOpen(resolve)));
       held.push(a, b);
     }
@@ -258,6 +260,21 @@ async function scale(count: number): Promise<void> {
   const idleBefore = process.cpuUsage();
   await sleep(10_000);
   console.log(`idle for 10 s: CPU ${seconds(process.cpuUsage(idleBefore))} s`);
+  let id = 0;
+  let pongs = 0;
+  for (const end of phoneEnds) end.onMessage(() => pongs++);
+  // Spread over the 250 ms, as phones' timers are.
+  const timers = phoneEnds.map((end, i) =>
+    setTimeout(() => {
+      timers[i] = setInterval(() => end.isOpen() && end.sendMessage(JSON.stringify({ type: 'ping', id: ++id })), 250);
+    }, (i * 250) / phoneEnds.length),
+  );
+  await sleep(1_000);
+  const pingingBefore = process.cpuUsage();
+  const pongsBefore = pongs;
+  await sleep(10_000);
+  console.log(`pinging every 250 ms for 10 s: CPU ${seconds(process.cpuUsage(pingingBefore))} s, ${pongs - pongsBefore} pongs`);
+  for (const timer of timers) clearInterval(timer);
   for (const pc of held) pc.close();
   nd.cleanup();
 }

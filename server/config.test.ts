@@ -63,7 +63,7 @@ describe('configuration', () => {
   });
 
   it('reads the datagram path: on by default on the HTTP port number, off with RTC_UDP_PORT=off', () => {
-    expect(loadConfig({}).datagram).toEqual({ udpPort: null, address: null, minRttMs: 300, maxPeers: 2000 });
+    expect(loadConfig({}).datagram).toEqual({ udpPort: null, address: null, minRttMs: 300, maxPeers: 500 });
     expect(loadConfig({ HOST: '10.0.0.5' }).datagram).toMatchObject({ address: '10.0.0.5' });
     expect(loadConfig({ RTC_UDP_PORT: '40000', RTC_ADDRESS: '127.0.0.1', RTC_MIN_RTT_MS: '0', RTC_MAX_PEERS: '50' }).datagram).toEqual({
       udpPort: 40000,

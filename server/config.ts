@@ -66,7 +66,7 @@ const envSchema = z.object({
   RTC_UDP_PORT: z.union([z.literal('off'), z.coerce.number().int().min(1).max(65535)], { error: 'must be a UDP port (1-65535) or off' }).optional(),
   RTC_ADDRESS: z.string().min(1).optional(),
   RTC_MIN_RTT_MS: z.coerce.number().int().min(0).max(60000).default(300),
-  RTC_MAX_PEERS: z.coerce.number().int().min(0).max(100000).default(2000),
+  RTC_MAX_PEERS: z.coerce.number().int().min(0).max(100000).default(500),
 });
 
 export interface Config {
