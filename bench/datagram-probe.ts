@@ -1,5 +1,5 @@
 /**
- * `npx tsx bench/datagram-probe.ts [trials] [--browser] | --scale N`: would a datagram path get a
+ * `npx tsx bench/datagram-probe.ts [trials] [--browser] [--size BYTES] | --scale N`: would a datagram path get a
  * basement phone's pick (and the server's question) through sooner after a loss of signal than
  * TCP does? Issue 24's remaining losses are TCP's: a pick waits behind a backed-off resend, or for
  * a new connection's handshake (docs/PERFORMANCE.md, "Session 35").
@@ -173,7 +173,7 @@ async function loadDataChannel(): Promise<NodeDataChannel> {
   return (await import('node-datachannel')) as unknown as NodeDataChannel;
 }
 
-async function probe(trials: number, browser: boolean): Promise<void> {
+async function probe(trials: number, browser: boolean, padding: number): Promise<void> {
   const nd = await loadDataChannel();
   const shaper = await PacketShaper.start(PROFILES, { seed: 35 });
   const basement = PROFILES.find((p) => p.name === 'basement')!;
@@ -189,7 +189,7 @@ async function probe(trials: number, browser: boolean): Promise<void> {
   const names = Object.keys(links) as (keyof typeof links)[];
   await sleep(3_000);
   const ticker = setInterval(() => {
-    const message = JSON.stringify({ sentAt: Date.now() });
+    const message = JSON.stringify({ sentAt: Date.now(), pad: 'x'.repeat(padding) });
     for (const name of names) links[name]!.send(message);
   }, SEND_EVERY_MS);
   const firsts = new Map<string, number[]>();
@@ -286,5 +286,6 @@ if (scaleAt >= 0) {
   process.exit(0);
 }
 if (!process.env[NAMESPACE_VARIABLE]) process.exit((await runInNamespace()).code);
-await probe(Number(args.find((a) => /^\d+$/.test(a)) ?? 12), args.includes('--browser'));
+const sizeAt = args.indexOf('--size');
+await probe(Number(args.find((a, i) => /^\d+$/.test(a) && i !== sizeAt + 1) ?? 12), args.includes('--browser'), sizeAt >= 0 ? Math.max(0, Number(args[sizeAt + 1]) - 30) : 0);
 process.exit(0);
