@@ -1,8 +1,9 @@
 /**
  * The phone's end of the datagram path (docs/REALTIME.md "The datagram path"): one WebRTC data
  * channel beside the socket, unordered and without retransmissions, offered by the server to a
- * slow phone. What matters on it is repeated by the sender every 250 ms, so after a loss of signal
- * the first copy through arrives one one-way delay later instead of waiting on TCP's backoff.
+ * slow phone. Nothing on it is resent by the transport: the phone pings it and repeats its pick
+ * every 250 ms, the server sends the question again when it hears the phone, so after a loss of
+ * signal they come through sooner than TCP's backed-off resends (docs/PERFORMANCE.md).
  *
  * The server is the offerer and creates the channel; the phone answers on its socket at once,
  * without waiting for its own candidates (Chromium hides host addresses behind mDNS names and may
@@ -10,7 +11,7 @@
  * Nothing here ever throws: a path that cannot open just leaves the phone on TCP.
  *
  * While open, the path is pinged every DATAGRAM_REPEAT_MS (unless a pick went on it meanwhile: the
- * pick's repeats are the pings then) with a 40-byte message: a loss of signal never fills SCTP's
+ * pick's repeats are the pings then) with a 25-byte message: a loss of signal never fills SCTP's
  * window with them, so the first one after it gets through at once. On any message on the path the
  * server sends again the question the phone has not acknowledged, and answers a ping with a pong;
  * the phone sends its waiting pick at once when the path opens or brings a pong (`onLinkUp`).
@@ -177,7 +178,7 @@ export class DatagramPath {
       this.deps.onLinkUp?.();
       return;
     }
-    // Every copy of a question is acknowledged, taken or not: the server repeats it until it hears this.
+    // Every copy of a question is acknowledged, taken or not: the server sends it again until it hears this.
     if (message.type === 'session_state' && message.phase === 'question' && message.question) {
       this.send({ type: 'question_seen', questionId: message.question.id });
     }

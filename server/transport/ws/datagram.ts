@@ -8,13 +8,13 @@
  * unreliable channel. Data sent into a loss of signal fills the window (one packet after a resend
  * timeout), and nothing more leaves until the next timeout, whose backoff doubles: question states
  * repeated into a 4 s outage arrived up to 7.7 s late on the bench (docs/PERFORMANCE.md). Pings of
- * 40 bytes never fill it, so the first one after the signal returns gets through at once.
+ * 25 bytes do not fill it, so the first one after the signal returns gets through at once.
  *
  * One path per player (not per socket: a phone replacing a silent socket keeps it), offered by
  * the server on the first ping reporting a slow round trip, all paths of the instance on one UDP
  * port (ICE UDP mux). The library (libdatachannel, native) is loaded on the first offer, so an
  * instance whose phones are all fast never starts its threads. What goes out here: the question's
- * state (again on each ping until the phone says `question_seen` or the question ends), pongs and
+ * state (again whenever the phone is heard, until it says `question_seen` or the question ends), pongs and
  * the player's `answer_accepted`. What comes in is handed to the socket server as a message of the
  * player's socket (`receive`).
  */
@@ -61,7 +61,7 @@ export const OPEN_TIMEOUT_MS = 20_000;
  * whose UDP is blocked is not offered a path every 3 s.
  */
 export const REOFFER_AFTER_MS = 60_000;
-/** A question is repeated at most this long (a paused question's state has no deadline). */
+/** A question is sent again at most this long (a paused question's state has no deadline). */
 const MAX_REPEAT_MS = 60_000;
 /**
  * Messages a phone may send on its path: a ping every 250 ms, a waiting pick again on each pong,
