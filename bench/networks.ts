@@ -7,27 +7,27 @@
  *
  * `old` plays main's phone: the pick sent once (again only after its socket closed and reopened),
  * no id, no reaction time, no wait for the confirmation. `new` plays web/player/answer-sender.ts
- * itself, and the datagram path as web/player/datagram-path.ts does (docs/REALTIME.md "The
- * datagram path"; libdatachannel for the browser's WebRTC, bound to the phone's shaped address):
- * its pings report `rttMs`, it answers the server's offer, takes the question and the acceptance
- * from the path as well, and its picks go out on it too. The server is the same (`npm start`'s),
+ * itself, and web/player/datagram-path.ts for the datagram path (docs/REALTIME.md "The datagram
+ * path"), on node-datachannel's W3C RTCPeerConnection bound to the phone's shaped address: its
+ * pings report `rttMs`, it answers the server's offer, takes the question and the acceptance from
+ * the path as well, and its picks go out on it too. The server is the same (`npm start`'s),
  * its clock the phones' clock (one machine).
  */
 import http from 'node:http';
 import { performance } from 'node:perf_hooks';
-import { PeerConnection, cleanup, type DataChannel } from 'node-datachannel';
+import { PeerConnection, cleanup } from 'node-datachannel';
+import { RTCPeerConnection as NodeRTCPeerConnection } from 'node-datachannel/polyfill';
 import WebSocket from 'ws';
 import {
   MAX_REPORTED_RTT_MS,
   PLAYER_ANSWER_PATH,
   type PlayerAnswerBody,
-  type PingMessage,
-  type QuestionSeenMessage,
   type ServerMessage,
   type SubmitAnswerMessage,
 } from '../protocol/index.js';
 import { AnswerSender, BEACON_TIMEOUT_MS, RTT_PING_INTERVAL_MS } from '../web/player/answer-sender.js';
-import { DATAGRAM_REPEAT_MS, RETIRED_SOCKET_MS, attemptUrl, takeDatagram, takeFromRetired } from '../web/common/realtime/timings.js';
+import { RETIRED_SOCKET_MS, attemptUrl, takeFromRetired } from '../web/common/realtime/timings.js';
+import { DatagramPath } from '../web/player/datagram-path.js';
 import { pointsForCorrectAnswer } from '../server/game/engine/scoring.js';
 import { PROFILES, type NetworkProfile } from './shaper.js';
 import { distribution, round, type Distribution } from './stats.js';
@@ -86,13 +86,8 @@ export class BenchPhone {
   readonly events: Array<{ atMs: number; what: string }> = [];
   /** Questions some socket has brought an acceptance of (a path's acceptance says nothing of a socket's order). */
   private readonly acceptedOnSocket = new Set<string>();
-  /** The datagram path: the peer connection answering the server's latest offer, and its channel once the server's opens. */
-  private peer: PeerConnection | null = null;
-  private channel: DataChannel | null = null;
-  private pathPingTimer: NodeJS.Timeout | null = null;
-  private pathPingId = 0;
-  /** When something other than a ping last went on the path (a pick's repeats stand in for pings). */
-  private pathSentAtMs = 0;
+  /** The datagram path: the phone's own (datagram-path.ts); kind 'new' only. */
+  private readonly path: DatagramPath | null = null;
   /** The newest `serverTime` of any session_state handled, from either path: a late repeat on the path is refused by it. */
   private newestStateServerTime: number | null = null;
   /** The pick last sent on the path (its repeats are not noted). */
@@ -120,6 +115,20 @@ export class BenchPhone {
         newId: () => `${url.slice(-12)}-${++ids}`,
         onStatus: (status) => this.note(status),
         datagram: (message) => this.sendOnPath(message),
+      });
+      this.path = new DatagramPath({
+        createPeer: () => {
+          const bound = new PeerConnection('phone', { iceServers: [], ...(link.localAddress ? { bindAddress: link.localAddress } : {}) });
+          return new NodeRTCPeerConnection({ iceServers: [], peerConnection: bound }) as unknown as RTCPeerConnection;
+        },
+        signal: (message) => this.send(message),
+        onMessage: (message) => this.fromPath(message),
+        newestStateServerTime: () => this.newestStateServerTime,
+        onLinkUp: () => {
+          if (!this.datagramOpened) this.note('path open');
+          this.datagramOpened = true;
+          this.sender?.pathHeard();
+        },
       });
     }
   }
@@ -198,7 +207,8 @@ export class BenchPhone {
         return;
       }
       if (message.type === 'datagram_offer') {
-        this.offer(message.sdp);
+        this.note('path offer');
+        void this.path?.offer(message.sdp);
         return;
       }
       this.onMessage(message);
@@ -222,94 +232,8 @@ export class BenchPhone {
     this.note('ping');
   }
 
-  /**
-   * The server's offer of a datagram path, answered as datagram-path.ts does: on a new peer
-   * connection replacing any the phone has (the server offers only when it holds no path for this
-   * player, so one still looking open here is dead), the reply sent on the socket as soon as the
-   * answer exists (no candidates: the server learns the phone's address from its checks).
-   */
-  private offer(sdp: string): void {
-    if (this.kind !== 'new' || this.stopped) return;
-    this.note(this.channel?.isOpen() ? 'path offer (replacing an open one)' : 'path offer');
-    this.closePath();
-    let pc: PeerConnection;
-    try {
-      pc = new PeerConnection('phone', { iceServers: [], ...(this.link.localAddress ? { bindAddress: this.link.localAddress } : {}) });
-    } catch {
-      this.note('path failed');
-      return;
-    }
-    this.peer = pc;
-    let replied = false;
-    pc.onLocalDescription((local, type) => {
-      if (this.peer !== pc || replied || type !== 'answer') return;
-      replied = true;
-      // A reply that cannot go out (no socket open) leaves the phone on TCP, as the phone's does.
-      if (!this.send({ type: 'datagram_reply', sdp: local })) this.closePath(pc);
-    });
-    pc.onStateChange((state) => {
-      if (state === 'failed' || state === 'closed') this.closePath(pc);
-    });
-    // The server creates the channel.
-    pc.onDataChannel((channel) => this.adopt(pc, channel));
-    try {
-      pc.setRemoteDescription(sdp, 'offer');
-    } catch {
-      this.note('path failed');
-      this.closePath(pc);
-    }
-  }
-
-  private adopt(pc: PeerConnection, channel: DataChannel): void {
-    if (this.peer !== pc) {
-      quietly(() => channel.close());
-      return;
-    }
-    const previous = this.channel;
-    if (previous) quietly(() => previous.close());
-    this.channel = channel;
-    let opened = false;
-    const open = () => {
-      if (opened || this.channel !== channel) return;
-      opened = true;
-      this.datagramOpened = true;
-      this.note('path open');
-      // As the browser's path: pinged every 250 ms, the waiting pick sent again on each pong.
-      if (this.pathPingTimer) clearInterval(this.pathPingTimer);
-      this.pathPingTimer = setInterval(() => {
-        if (Date.now() - this.pathSentAtMs >= DATAGRAM_REPEAT_MS / 2) this.sendOnPath({ type: 'ping', id: ++this.pathPingId });
-      }, DATAGRAM_REPEAT_MS);
-      this.sender?.pathHeard();
-    };
-    // The channel is often open already when it is announced; onOpen may still fire.
-    channel.onOpen(open);
-    if (channel.isOpen()) open();
-    channel.onClosed(() => {
-      if (this.channel !== channel) return;
-      this.note('path closed');
-      this.closePath(pc);
-    });
-    channel.onMessage((data) => this.fromPath(channel, data));
-  }
-
-  /** A message on the path: every question state acknowledged, then taken as a socket's message is if takeDatagram says so (the socket not counted as heard). */
-  private fromPath(channel: DataChannel, data: string | Buffer | ArrayBuffer): void {
-    if (this.channel !== channel || typeof data !== 'string') return; // the server sends text only
-    let message: ServerMessage;
-    try {
-      message = JSON.parse(data) as ServerMessage;
-    } catch {
-      return;
-    }
-    if (typeof message !== 'object' || message === null || typeof message.type !== 'string') return;
-    if (message.type === 'pong') {
-      this.sender?.pathHeard();
-      return;
-    }
-    if (message.type === 'session_state' && message.phase === 'question' && message.question) {
-      this.sendOnPath({ type: 'question_seen', questionId: message.question.id });
-    }
-    if (!takeDatagram(message, this.newestStateServerTime)) return;
+  /** A message the phone's path took (datagram-path.ts): noted when it came there first, then handled as a socket's. */
+  private fromPath(message: ServerMessage): void {
     if (message.type === 'session_state' && message.question && !this.askings.has(message.question.id)) {
       this.questionsFirstOnPath.add(message.question.id);
       this.note('question first on path');
@@ -324,37 +248,14 @@ export class BenchPhone {
     this.onMessage(message);
   }
 
-  /** Sends on the path if it is open; false when it could not go out. */
-  private sendOnPath(message: SubmitAnswerMessage | QuestionSeenMessage | PingMessage): boolean {
-    const channel = this.channel;
-    if (!channel) return false;
-    try {
-      if (!channel.isOpen()) return false;
-      channel.sendMessage(JSON.stringify(message));
-    } catch {
-      return false;
-    }
-    if (message.type !== 'ping') this.pathSentAtMs = Date.now();
-    if (message.type === 'submit_answer' && message.answerId !== this.pathAnswerId) {
+  /** The pick on the path, noted once per pick (its repeats are not). */
+  private sendOnPath(message: SubmitAnswerMessage): boolean {
+    if (!this.path?.send(message)) return false;
+    if (message.answerId !== this.pathAnswerId) {
       this.pathAnswerId = message.answerId ?? null;
       this.note('path submit_answer');
     }
     return true;
-  }
-
-  /** Closes the path (only if `pc` is still the phone's, when given; a stale one is just closed). */
-  private closePath(pc?: PeerConnection): void {
-    if (pc && this.peer !== pc) {
-      quietly(() => pc.close());
-      return;
-    }
-    const { peer, channel } = this;
-    this.peer = null;
-    this.channel = null;
-    if (this.pathPingTimer) clearInterval(this.pathPingTimer);
-    this.pathPingTimer = null;
-    if (channel) quietly(() => channel.close());
-    if (peer) quietly(() => peer.close());
   }
 
   private stopPings(): void {
@@ -448,21 +349,12 @@ export class BenchPhone {
     if (this.reconnectTimer) clearTimeout(this.reconnectTimer);
     this.stopPings();
     this.sender?.dispose();
-    this.closePath();
+    this.path?.close();
     for (const socket of [...this.retired, this.socket]) {
       socket?.removeAllListeners();
       socket?.on('error', () => undefined);
       socket?.terminate();
     }
-  }
-}
-
-/** Closing what the library has already torn down may throw; it is closed either way. */
-function quietly(close: () => void): void {
-  try {
-    close();
-  } catch {
-    // already gone
   }
 }
 
