@@ -18,9 +18,10 @@
  * the player's `answer_accepted`. What comes in is handed to the socket server as a message of the
  * player's socket (`receive`).
  */
-import { ERROR_CODES, type ErrorMessage, type ServerMessage, errorMessage } from '../../../protocol/index.js';
+import { type ClientMessage, ERROR_CODES, type ErrorMessage, type ServerMessage, errorMessage } from '../../../protocol/index.js';
 import type { RoomLog } from '../../game/rooms/index.js';
 import type { Client } from './hub.js';
+import { refilledTokens } from './token-bucket.js';
 
 /** The little of node-datachannel used here. */
 interface DataChannel {
@@ -143,6 +144,11 @@ export class DatagramPaths {
     return this.peers.size;
   }
 
+  /** The path of the player whose socket `client` is, if any. */
+  private peerOf(client: Client): Peer | undefined {
+    return client.playerId === null ? undefined : this.peers.get(keyOf(client.sessionId, client.playerId));
+  }
+
   /** Whether this player has an open path (tests, diagnostics). */
   isOpen(sessionId: string, playerId: string): boolean {
     return this.peers.get(keyOf(sessionId, playerId))?.open ?? false;
@@ -167,16 +173,14 @@ export class DatagramPaths {
 
   /** A new socket of a player with a path takes it over. */
   adopt(client: Client): void {
-    if (client.playerId === null) return;
-    const peer = this.peers.get(keyOf(client.sessionId, client.playerId));
+    const peer = this.peerOf(client);
     if (peer) peer.owner = client;
   }
 
   /** A player socket closed (already out of the hub): its path goes to the player's other socket, or closes. */
   released(client: Client): void {
-    if (client.playerId === null) return;
-    const peer = this.peers.get(keyOf(client.sessionId, client.playerId));
-    if (!peer || peer.owner !== client) return;
+    const peer = this.peerOf(client);
+    if (!peer || peer.owner !== client || client.playerId === null) return;
     for (const other of this.deps.playerClients(client.sessionId, client.playerId)) {
       if (other !== client) {
         peer.owner = other;
@@ -188,7 +192,7 @@ export class DatagramPaths {
 
   /** The phone's `datagram_reply`: null when taken, else the error to answer with. */
   reply(client: Client, sdp: string): ErrorMessage | null {
-    const peer = client.playerId === null ? undefined : this.peers.get(keyOf(client.sessionId, client.playerId));
+    const peer = this.peerOf(client);
     if (!peer || peer.replied) return errorMessage(ERROR_CODES.invalidMessage, 'Invalid datagram_reply: no datagram offer is waiting for a reply');
     try {
       peer.pc.setRemoteDescription(withoutCandidates(sdp), 'answer');
@@ -199,23 +203,23 @@ export class DatagramPaths {
     return null;
   }
 
-  /** The phone has the question: not sent again. */
+  /** The phone has the question (`question_seen`, on either path): not sent again. */
   seen(client: Client, questionId: string): void {
-    const peer = client.playerId === null ? undefined : this.peers.get(keyOf(client.sessionId, client.playerId));
+    const peer = this.peerOf(client);
     if (peer?.resend?.questionId === questionId) peer.resend = null;
   }
 
-  /** A ping on the player's path: answered with a pong there (the phone sends a waiting pick on it). */
-  ping(client: Client, id: number): void {
-    const peer = client.playerId === null ? undefined : this.peers.get(keyOf(client.sessionId, client.playerId));
-    if (peer?.open) this.sendOn(peer, JSON.stringify({ type: 'pong', id, serverTime: Date.now() }));
-  }
-
-  /** Anything came on the player's path: the link is up, and the open question goes again if the phone has not said it has it. */
-  heard(client: Client): void {
-    const peer = client.playerId === null ? undefined : this.peers.get(keyOf(client.sessionId, client.playerId));
+  /**
+   * A valid message came on the player's path: the link is up. A `question_seen` stops the
+   * question's resends, a ping is answered with a pong there (the phone sends a waiting pick on
+   * it), and the open question goes again if the phone has not said it has it.
+   */
+  heard(client: Client, message: ClientMessage): void {
+    const peer = this.peerOf(client);
     if (!peer?.open) return;
     const nowMs = Date.now();
+    if (message.type === 'question_seen' && peer.resend?.questionId === message.questionId) peer.resend = null;
+    if (message.type === 'ping') this.sendOn(peer, JSON.stringify({ type: 'pong', id: message.id, serverTime: nowMs }));
     const resend = peer.resend;
     if (!resend) return;
     if (nowMs >= resend.untilMs) peer.resend = null;
@@ -347,7 +351,7 @@ export class DatagramPaths {
 
   private withinRate(peer: Peer): boolean {
     const nowMs = Date.now();
-    peer.tokens = Math.min(PATH_MESSAGE_BURST, peer.tokens + ((nowMs - peer.refilledAtMs) / 1000) * PATH_MESSAGES_PER_SECOND);
+    peer.tokens = refilledTokens(peer.tokens, peer.refilledAtMs, nowMs, PATH_MESSAGES_PER_SECOND, PATH_MESSAGE_BURST);
     peer.refilledAtMs = nowMs;
     if (peer.tokens < 1) return false;
     peer.tokens -= 1;

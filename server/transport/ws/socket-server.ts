@@ -27,6 +27,7 @@ import type { AdminSockets } from './admin-sockets.js';
 import { CutOffs } from './cut-offs.js';
 import type { DatagramPaths } from './datagram.js';
 import { LinkDelay } from './link-delay.js';
+import { refilledTokens } from './token-bucket.js';
 
 export const WS_PATH = '/ws';
 /** RFC 6455 "internal error": something failed on our side while connecting. */
@@ -47,11 +48,6 @@ const STATUS_OF_CLOSE: Record<number, 400 | 401 | 403 | 404> = {
 
 /** Per-player buckets of HTTP picks idle this long are forgotten (swept at most this often). */
 const HTTP_BUCKET_IDLE_MS = 10_000;
-
-/** A token bucket (a socket's messages, a player's HTTP picks) refilled from `refilledAtMs` to `nowMs`. */
-function refilledTokens(tokens: number, refilledAtMs: number, nowMs: number): number {
-  return Math.min(MAX_CLIENT_MESSAGE_BURST, tokens + ((nowMs - refilledAtMs) / 1000) * MAX_CLIENT_MESSAGES_PER_SECOND);
-}
 
 /** The engine event of a player's pick, wherever it came from (a socket, an upgrade, HTTP). */
 function answerEvent(connectionId: string, playerId: string, message: SubmitAnswerMessage, allowanceMs: number | undefined): EngineEvent {
@@ -190,7 +186,7 @@ export class SocketServer {
   /** Token bucket: false when the client has used up its message allowance. */
   private withinRate(client: Client): boolean {
     const now = Date.now();
-    client.messageTokens = refilledTokens(client.messageTokens, client.tokensRefilledAtMs, now);
+    client.messageTokens = refilledTokens(client.messageTokens, client.tokensRefilledAtMs, now, MAX_CLIENT_MESSAGES_PER_SECOND, MAX_CLIENT_MESSAGE_BURST);
     client.tokensRefilledAtMs = now;
     if (client.messageTokens < 1) return false;
     client.messageTokens -= 1;
@@ -286,7 +282,7 @@ export class SocketServer {
     }
     const bucket = this.httpBuckets.get(key);
     if (!bucket) return undefined;
-    bucket.tokens = refilledTokens(bucket.tokens, bucket.atMs, nowMs);
+    bucket.tokens = refilledTokens(bucket.tokens, bucket.atMs, nowMs, MAX_CLIENT_MESSAGES_PER_SECOND, MAX_CLIENT_MESSAGE_BURST);
     bucket.atMs = nowMs;
     return bucket;
   }
@@ -361,17 +357,18 @@ export class SocketServer {
     const room = this.roomOf.get(client);
     if (!room || this.closing) return;
     const parsed = parseClientMessage(raw, client.role);
-    if (parsed.ok && parsed.message.type === 'question_seen') this.deps.datagrams?.seen(client, parsed.message.questionId);
-    if (parsed.ok) this.deps.datagrams?.heard(client);
-    if (parsed.ok && parsed.message.type === 'ping') {
-      this.deps.datagrams?.ping(client, parsed.message.id);
+    if (!parsed.ok) {
+      this.deps.hub.sendTo(client, parsed.error);
       return;
     }
-    if (parsed.ok && parsed.message.type !== 'submit_answer' && parsed.message.type !== 'question_seen') {
+    const { message } = parsed;
+    if (message.type === 'submit_answer') this.handle(client, room, parsed, client.heardAtMs, Date.now());
+    else if (message.type !== 'ping' && message.type !== 'question_seen') {
       this.deps.hub.sendTo(client, errorMessage(ERROR_CODES.invalidMessage, 'Only ping, submit_answer and question_seen travel on the datagram path'));
       return;
     }
-    this.handle(client, room, parsed, client.heardAtMs, Date.now());
+    // After the pick is dispatched: a question the phone lacks goes again, its ping is answered.
+    this.deps.datagrams?.heard(client, message);
   }
 
   get connectionCount(): number {
