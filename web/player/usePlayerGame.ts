@@ -50,17 +50,14 @@ export function usePlayerGame(
   const newestStateServerTime = useRef<number | null>(null);
   const takeRef = useRef<(message: ServerMessage) => void>(() => undefined);
   const pingNow = useRef<() => void>(() => undefined);
-  const [datagramPath] = useState(
-    () =>
-      new DatagramPath({
-        signal: (message) => socketRef.current.send(message),
-        onMessage: (message) => takeRef.current(message),
-        newestStateServerTime: () => newestStateServerTime.current,
-        onLinkUp: () => senderRef.current?.pathHeard(),
-      }),
-  );
-  const senderRef = useRef<AnswerSender | null>(null);
-  const [sender] = useState(() => {
+  // The sender and the datagram path each call the other: made together, once.
+  const [{ sender, datagramPath }] = useState(() => {
+    const path = new DatagramPath({
+      signal: (message) => socketRef.current.send(message),
+      onMessage: (message) => takeRef.current(message),
+      newestStateServerTime: () => newestStateServerTime.current,
+      onLinkUp: () => created.pathHeard(),
+    });
     const created: AnswerSender = new AnswerSender({
       send: (message) => socketRef.current.send(message),
       reconnect: () => socketRef.current.reconnect(),
@@ -89,10 +86,9 @@ export function usePlayerGame(
       clearTimer: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
       newId: randomId,
       onStatus: setAnswerStatus,
-      datagram: (message) => datagramPath.send(message),
+      datagram: (message) => path.send(message),
     });
-    senderRef.current = created;
-    return created;
+    return { sender: created, datagramPath: path };
   });
 
   // A message from either path. The datagram path's do not count as the socket heard from.
