@@ -127,6 +127,8 @@ export class DatagramPaths {
   private library: Promise<Library | null> | null = null;
   private readonly peers = new Map<string, Peer>();
   private readonly bySession = new Map<string, Set<Peer>>();
+  /** Each session's open question as its paths got it: a path that opens during the question gets it too. */
+  private readonly openQuestions = new Map<string, { questionId: string; payload: string; untilMs: number }>();
   /** Keys being set up (the library loading): no second offer meanwhile. */
   private readonly opening = new Set<string>();
   /** A player's paths that failed: how many in a row, and when the last did (swept as they grow). */
@@ -238,14 +240,15 @@ export class DatagramPaths {
     if (!message) return;
     if (message.type === 'session_state' && message.phase === 'question' && message.question) {
       const nowMs = Date.now();
-      const payload = frame.toString('utf8');
-      const untilMs = Math.min(typeof message.endsAt === 'number' ? message.endsAt : Number.POSITIVE_INFINITY, nowMs + MAX_REPEAT_MS);
-      for (const peer of peers) {
-        if (!peer.open) continue;
-        peer.resend = { questionId: message.question.id, payload, untilMs, sentAtMs: nowMs };
-        this.sendOn(peer, payload);
-      }
+      const question = {
+        questionId: message.question.id,
+        payload: frame.toString('utf8'),
+        untilMs: Math.min(typeof message.endsAt === 'number' ? message.endsAt : Number.POSITIVE_INFINITY, nowMs + MAX_REPEAT_MS),
+      };
+      this.openQuestions.set(sessionId, question);
+      for (const peer of peers) if (peer.open) this.sendQuestion(peer, question, nowMs);
     } else if (message.type === 'question_end' || message.type === 'session_state') {
+      this.openQuestions.delete(sessionId);
       for (const peer of peers) peer.resend = null;
     }
   }
@@ -339,6 +342,9 @@ export class DatagramPaths {
     channel.onOpen(() => {
       created.open = true;
       clearTimeout(created.openTimer);
+      // A path that opens during a question (its handshake can take seconds on a bad link) gets it at once.
+      const question = this.openQuestions.get(created.sessionId);
+      if (question) this.sendQuestion(created, question, Date.now());
     });
     channel.onClosed(() => {
       if (this.peers.get(key) === created) this.close(created, !created.open);
@@ -347,6 +353,13 @@ export class DatagramPaths {
       if (typeof data !== 'string' || this.peers.get(key) !== created || !this.withinRate(created)) return;
       this.deps.receive(created.owner, data);
     });
+  }
+
+  /** The open question on a path, and again whenever the phone is heard until it says it has it. */
+  private sendQuestion(peer: Peer, question: { questionId: string; payload: string; untilMs: number }, nowMs: number): void {
+    if (nowMs >= question.untilMs) return;
+    peer.resend = { ...question, sentAtMs: nowMs };
+    this.sendOn(peer, question.payload);
   }
 
   private withinRate(peer: Peer): boolean {
@@ -371,7 +384,10 @@ export class DatagramPaths {
     this.peers.delete(peer.key);
     const group = this.bySession.get(peer.sessionId);
     group?.delete(peer);
-    if (group?.size === 0) this.bySession.delete(peer.sessionId);
+    if (group?.size === 0) {
+      this.bySession.delete(peer.sessionId);
+      this.openQuestions.delete(peer.sessionId);
+    }
     peer.resend = null;
     clearTimeout(peer.openTimer);
     if (failed && !this.closed) {
