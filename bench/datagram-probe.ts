@@ -1,5 +1,5 @@
 /**
- * `npx tsx bench/datagram-probe.ts [trials] [--browser] [--size BYTES] | --scale N`: would a datagram path get a
+ * `npx tsx bench/datagram-probe.ts [trials] [--browser] [--size BYTES] | --patterns [trials] | --scale N`: would a datagram path get a
  * basement phone's pick (and the server's question) through sooner after a loss of signal than
  * TCP does? Issue 24's remaining losses are TCP's: a pick waits behind a backed-off resend, or for
  * a new connection's handshake (docs/PERFORMANCE.md, "Session 35").
@@ -91,7 +91,7 @@ async function dataChannelLink(nd: NodeDataChannel, phoneAddress: string, label:
 }
 
 /** The datagram channel with Chromium as the phone (see the top of the file for the routing). */
-async function browserLink(nd: NodeDataChannel, phoneAddress: string): Promise<Ends> {
+async function browserLink(nd: NodeDataChannel, phoneAddress: string, padding: number): Promise<Ends> {
   execFileSync('ip', ['addr', 'del', '127.0.0.1/8', 'dev', 'lo']);
   execFileSync('ip', ['route', 'add', 'local', '127.0.0.0/8', 'dev', 'lo', 'table', 'local']);
   execFileSync('ip', ['route', 'add', 'local', '127.0.0.1/32', 'dev', 'lo', 'table', 'local', 'src', phoneAddress]);
@@ -134,13 +134,17 @@ async function browserLink(nd: NodeDataChannel, phoneAddress: string): Promise<E
     { answer, candidates },
   );
   await page.waitForFunction(() => (window as unknown as { channel: RTCDataChannel }).channel.readyState === 'open', null, { timeout: 20_000 });
-  await page.evaluate((everyMs) => {
-    const { channel } = window as unknown as { channel: RTCDataChannel };
-    setInterval(() => channel.readyState === 'open' && channel.send(String(Date.now())), everyMs);
-  }, SEND_EVERY_MS);
-  ends.send = () => {
+  await page.evaluate(
+    ({ everyMs, padding }) => {
+      const { channel } = window as unknown as { channel: RTCDataChannel };
+      const pad = 'x'.repeat(padding);
+      setInterval(() => channel.readyState === 'open' && channel.send(JSON.stringify({ sentAt: Date.now(), pad })), everyMs);
+    },
+    { everyMs: SEND_EVERY_MS, padding },
+  );
+  ends.send = (message) => {
     const channel = serverChannel as DataChannel | null;
-    if (channel?.isOpen()) channel.sendMessage(String(Date.now()));
+    if (channel?.isOpen()) channel.sendMessage(message);
   };
   return ends;
 }
@@ -180,7 +184,7 @@ async function probe(trials: number, browser: boolean, padding: number): Promise
   const link = shaper.link(basement);
   const phoneAddress = link.localAddress;
   const links: Partial<Record<LinkName | 'chromium', Ends>> = browser
-    ? { chromium: await browserLink(nd, phoneAddress) }
+    ? { chromium: await browserLink(nd, phoneAddress, padding) }
     : {
         tcp: await tcpLink(phoneAddress),
         datagram: await dataChannelLink(nd, phoneAddress, 'datagram', { unordered: true, maxRetransmits: 0 }),
@@ -220,6 +224,120 @@ async function probe(trials: number, browser: boolean, padding: number): Promise
     console.log(`| ${name} | ${way === 'up' ? 'phone → server' : 'server → phone'} | ${median} | ${sorted.at(-1) ?? '–'} | ${values.length - sorted.length} |`);
   }
   for (const name of names) links[name]!.close();
+  await shaper.stop();
+  nd.cleanup();
+}
+
+/**
+ * `--patterns`: the phone's way of using the path, compared side by side on three paths of one
+ * phone cut off together (paired trials: the same loss of signal, the same machine load). Each
+ * phone end pings every 250 ms (25 bytes) and the server end answers with a pong; at the cut's
+ * start the phone "taps" and repeats its pick until the server acknowledges it:
+ * - `every250`: the pick (about 140 bytes) every 250 ms, and at once on a pong (the product's way);
+ * - `paced`: the same while the server was heard within the last second; after that, one message
+ *   a second until it is heard again (so a loss of signal cannot fill SCTP's window);
+ * - `compact`: as `every250` with a pick of about 35 bytes.
+ * The figure: how long after the signal came back the pick reached the server. PROBE_TRACE=1 runs
+ * `every250` alone and logs its packets at the shaper (pass/drop, size) with each cut's end.
+ */
+type Pattern = 'every250' | 'paced' | 'compact';
+
+async function patternLink(nd: NodeDataChannel, phoneAddress: string, pattern: Pattern) {
+  const server = new nd.PeerConnection(`server-${pattern}`, { iceServers: [], bindAddress: '127.0.0.1' });
+  const phone = new nd.PeerConnection(`phone-${pattern}`, { iceServers: [], bindAddress: phoneAddress });
+  signalEachOther(server, phone);
+  const picks: number[] = [];
+  server.onDataChannel((channel) => {
+    channel.onMessage((raw) => {
+      const message = JSON.parse(String(raw)) as { type?: string; id?: number } | unknown[];
+      if (Array.isArray(message) || (message as { type?: string }).type === 'submit_answer') {
+        picks.push(Date.now());
+        channel.sendMessage(JSON.stringify({ type: 'answer_accepted', questionId: '0e1d6f8a-6c1b-4f7e-9a55-2f0c8b7d3e21', selectedIndex: 2, answerId: 'k3j9x2mq' }));
+      } else if (channel.isOpen()) channel.sendMessage(JSON.stringify({ type: 'pong', id: (message as { id: number }).id, serverTime: Date.now() }));
+    });
+  });
+  const channel = phone.createDataChannel(pattern, { unordered: true, maxRetransmits: 0 });
+  let heardAtMs = Date.now();
+  let sentAtMs = 0;
+  let pickAtMs = 0;
+  let pending = false;
+  let pingId = 0;
+  const pick = () =>
+    pattern === 'compact'
+      ? JSON.stringify(['a', '0e1d6f', 2, 'k3j9x2mq', 4321])
+      : JSON.stringify({ type: 'submit_answer', questionId: '0e1d6f8a-6c1b-4f7e-9a55-2f0c8b7d3e21', selectedIndex: 2, answerId: 'k3j9x2mq-5d7a-4c1e-8f3b-9a2e6d1c0b4f', reactionMs: 4321 });
+  const send = (text: string) => {
+    if (!channel.isOpen()) return;
+    channel.sendMessage(text);
+    sentAtMs = Date.now();
+  };
+  const sendPick = () => {
+    send(pick());
+    pickAtMs = Date.now();
+  };
+  channel.onMessage((raw) => {
+    heardAtMs = Date.now();
+    if (String(raw).includes('answer_accepted')) pending = false;
+    else if (pending && Date.now() - pickAtMs >= SEND_EVERY_MS) sendPick();
+  });
+  await new Promise<void>((resolve, reject) => {
+    channel.onOpen(resolve);
+    setTimeout(() => reject(new Error(`${pattern}: the data channel did not open`)), 20_000);
+  });
+  const timer = setInterval(() => {
+    const nowMs = Date.now();
+    const every = pattern === 'paced' && nowMs - heardAtMs > 1_000 ? 1_000 : SEND_EVERY_MS;
+    if (nowMs - sentAtMs < every - 5) return;
+    if (pending) sendPick();
+    else send(JSON.stringify({ type: 'ping', id: ++pingId }));
+  }, 25);
+  return {
+    picks,
+    tap: () => {
+      pending = true;
+      sendPick();
+    },
+    close: () => {
+      clearInterval(timer);
+      phone.close();
+      server.close();
+    },
+  };
+}
+
+async function patterns(trials: number): Promise<void> {
+  const nd = await loadDataChannel();
+  const shaper = await PacketShaper.start(PROFILES, { seed: 36, stderr: (text) => process.stderr.write(text) });
+  const link = shaper.link(PROFILES.find((p) => p.name === 'basement')!);
+  const names: Pattern[] = process.env.PROBE_TRACE ? ['every250'] : ['every250', 'paced', 'compact'];
+  if (process.env.PROBE_TRACE) link.trace();
+  const links: Awaited<ReturnType<typeof patternLink>>[] = [];
+  for (const name of names) links.push(await patternLink(nd, link.localAddress, name));
+  await sleep(3_000);
+  const firsts = new Map<Pattern, number[]>(names.map((n) => [n, []]));
+  for (let trial = 1; trial <= trials; trial++) {
+    await sleep(2_000 + Math.random() * 2_000);
+    link.cutOff(CUT_MS);
+    const backAtMs = Date.now() + CUT_MS;
+    if (process.env.PROBE_TRACE) console.error(`cut until ${backAtMs}`);
+    await sleep(Math.random() * 300);
+    for (const l of links) l.tap();
+    await sleep(CUT_MS + 8_000);
+    const row = names.map((name, i) => {
+      const first = links[i].picks.find((t) => t >= backAtMs);
+      const ms = first === undefined ? Number.NaN : first - backAtMs;
+      firsts.get(name)!.push(ms);
+      return `${name} ${ms}`;
+    });
+    console.log(`trial ${trial}: ${row.join(', ')}`);
+  }
+  console.log('\npick first at the server after the signal is back (ms), tap at the cut, basement');
+  console.log('| pattern | median | max | trials it never came |\n|---|--:|--:|--:|');
+  for (const [name, values] of firsts) {
+    const sorted = values.filter(Number.isFinite).sort((a, b) => a - b);
+    console.log(`| ${name} | ${sorted.length ? sorted[Math.floor(sorted.length / 2)] : '–'} | ${sorted.at(-1) ?? '–'} | ${values.length - sorted.length} |`);
+  }
+  for (const l of links) l.close();
   await shaper.stop();
   nd.cleanup();
 }
@@ -286,6 +404,10 @@ if (scaleAt >= 0) {
   process.exit(0);
 }
 if (!process.env[NAMESPACE_VARIABLE]) process.exit((await runInNamespace()).code);
+if (args.includes('--patterns')) {
+  await patterns(Number(args.find((a) => /^\d+$/.test(a)) ?? 12));
+  process.exit(0);
+}
 const sizeAt = args.indexOf('--size');
 await probe(Number(args.find((a, i) => /^\d+$/.test(a) && i !== sizeAt + 1) ?? 12), args.includes('--browser'), sizeAt >= 0 ? Math.max(0, Number(args[sizeAt + 1]) - 30) : 0);
 process.exit(0);

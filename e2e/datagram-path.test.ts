@@ -194,5 +194,53 @@ describe('the datagram path in a browser', () => {
     const { answers } = await api.request<{ answers: unknown[] }>('GET', `/api/admin/sessions/${id}/results/players/${playerId}`);
     expect(answers).toHaveLength(1); // the pick held on the socket, delivered late, was a harmless repeat
     await shot(page, 'phone-datagram-result');
-  });
+  }, 150_000);
+
+  it('a phone whose socket went dead while its path still works opens a new socket', async () => {
+    const { id } = await api.seedSession({ title: 'Dead Socket Night', autoRotate: false, items: [{ question: QUESTION }] });
+    const context = await browser.newContext({ baseURL: server.baseUrl, viewport: PHONE_VIEWPORT, isMobile: true, hasTouch: true, deviceScaleFactor: 1 });
+    contexts.push(context);
+    const page = await context.newPage();
+    page.setDefaultTimeout(20_000);
+
+    // The first socket can be cut off for good (a middlebox dropped the connection: the browser
+    // still calls it open); any socket dialled after it works.
+    let firstDead = false;
+    let dials = 0;
+    const questionFramesBySocket: number[] = [];
+    await page.routeWebSocket(/\/ws\?/, (ws) => {
+      const socket = dials++;
+      questionFramesBySocket.push(0);
+      const upstream = ws.connectToServer();
+      ws.onMessage((message) => {
+        if (!(socket === 0 && firstDead)) upstream.send(message);
+      });
+      upstream.onMessage((message) => {
+        if (socket === 0 && firstDead) return;
+        if (isQuestionState(asText(message))) questionFramesBySocket[socket]++;
+        ws.send(message);
+      });
+    });
+
+    await joinThroughForm(page, id, 'Eli', 'eli@example.com');
+    await text(page, "You're in, Eli!").waitFor();
+    const playerId = await page.evaluate(() => localStorage.getItem('player_id'));
+    const datagrams = server.server.realtime.hub.datagrams!;
+    await expect.poll(() => datagrams.isOpen(id, playerId!), { timeout: 20_000, interval: 100 }).toBe(true);
+    expect(dials).toBe(1);
+
+    // The socket dies in the lobby, where no pick waits to notice it: its pings go unanswered
+    // while the path's pongs keep coming, so the phone dials again.
+    firstDead = true;
+    await expect.poll(() => dials, { timeout: 40_000, interval: 200 }).toBe(2);
+    await expect.poll(() => [...server.server.realtime.hub.playerClients(id, playerId!)].length, { timeout: 20_000 }).toBeGreaterThanOrEqual(1);
+
+    // The game goes on through the new socket: the question comes on it, and the result after the tap.
+    await api.start(id);
+    await text(page, QUESTION.text).waitFor();
+    await expect.poll(() => questionFramesBySocket[1], { timeout: 10_000 }).toBeGreaterThanOrEqual(1);
+    expect(questionFramesBySocket[0]).toBe(0);
+    await page.getByTestId('answer-button').filter({ hasText: 'Studio Ghibli' }).click();
+    await page.getByText(/^Correct! \+\d+ points$/).first().waitFor({ timeout: 30_000 });
+  }, 150_000); // a join, a path's setup and DEAD_SOCKET_MS of silence: longer than the default on a loaded machine
 });

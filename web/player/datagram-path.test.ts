@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { AudienceSessionState, DatagramReplyMessage, ServerMessage } from '../../protocol/index';
 import { audienceState } from '../common/realtime/testing/testFixtures';
-import { DatagramPath } from './datagram-path';
+import { DEAD_SOCKET_MS, DatagramPath, socketDeadBesidePath } from './datagram-path';
 
 /** A data channel as the server's side would open it: what the phone sends is recorded. */
 class FakeChannel {
@@ -270,5 +270,12 @@ describe('the phone’s datagram path', () => {
     channel.onclose?.();
     expect(peers[0].closed).toBe(true);
     expect(path.open).toBe(false);
+  });
+
+  it('presumes the socket dead only when a ping of it has gone unanswered for DEAD_SOCKET_MS', () => {
+    expect(socketDeadBesidePath(undefined, 1_000_000)).toBe(false); // nothing asked of the socket: silence proves nothing
+    expect(socketDeadBesidePath(50_000, 50_000 + DEAD_SOCKET_MS - 1)).toBe(false); // TCP may still be resending after a loss of signal
+    expect(socketDeadBesidePath(50_000, 50_000 + DEAD_SOCKET_MS)).toBe(true);
+    expect(DEAD_SOCKET_MS).toBeGreaterThanOrEqual(8_000);
   });
 });

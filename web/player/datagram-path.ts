@@ -36,6 +36,20 @@ export interface DatagramPathDeps {
   clearInterval?(handle: unknown): void;
 }
 
+/**
+ * A socket whose oldest unanswered ping is this old, while the path brings pongs, is presumed
+ * dead: the network works, that connection does not (a middlebox dropped it, say). Without this
+ * a phone whose picks the path confirms would never look at its socket, and would miss every
+ * reveal, score and leaderboard, which travel on the socket only. Longer than TCP takes to resend
+ * after a 4 s loss of signal (its backed-off resend can leave a live socket silent some 8 s).
+ */
+export const DEAD_SOCKET_MS = 10_000;
+
+/** Whether the socket is presumed dead when the path is heard at `nowMs` (DEAD_SOCKET_MS). */
+export function socketDeadBesidePath(oldestUnansweredPingAtMs: number | undefined, nowMs: number): boolean {
+  return oldestUnansweredPingAtMs !== undefined && nowMs - oldestUnansweredPingAtMs >= DEAD_SOCKET_MS;
+}
+
 function browserPeer(): RTCPeerConnection {
   return new RTCPeerConnection({ iceServers: [] });
 }

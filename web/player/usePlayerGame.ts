@@ -6,7 +6,7 @@ import { useServerClock, type ServerClockHandle } from '../common/realtime/serve
 import { useSessionSocket, type SocketStatus } from '../common/realtime/useSessionSocket';
 import { errorToast } from '../common/toast';
 import { AnswerSender, type AnswerStatus, BEACON_TIMEOUT_MS, RTT_PING_INTERVAL_MS } from './answer-sender';
-import { DatagramPath } from './datagram-path';
+import { DatagramPath, socketDeadBesidePath } from './datagram-path';
 import { INITIAL_PLAYER_STATE, reducePlayer, type PlayerGameState } from './playerGameState';
 import type { StoredPlayer } from './playerStorage';
 
@@ -56,7 +56,14 @@ export function usePlayerGame(
       signal: (message) => socketRef.current.send(message),
       onMessage: (message) => takeRef.current(message),
       newestStateServerTime: () => newestStateServerTime.current,
-      onLinkUp: () => created.pathHeard(),
+      onLinkUp: () => {
+        created.pathHeard();
+        // The path works: a socket that left a ping unanswered for long is dead, not slow.
+        if (socketDeadBesidePath(pings.current.values().next().value, performance.now())) {
+          pings.current.clear();
+          socketRef.current.reconnect();
+        }
+      },
     });
     const created: AnswerSender = new AnswerSender({
       send: (message) => socketRef.current.send(message),
@@ -156,6 +163,8 @@ export function usePlayerGame(
   // Round trips, measured while connected: they size the wait for a confirmation.
   useEffect(() => {
     if (status !== 'open') return;
+    // A replaced socket's pings will never be answered: only this socket's count (socketDeadBesidePath).
+    pings.current.clear();
     let id = 0;
     const ping = () => {
       if (!sender.wantsPing) return;
