@@ -42,8 +42,15 @@ export async function createTestDatabase(dialect: TestDialect): Promise<TestData
   };
 }
 
+/**
+ * How long the tests wait for PostgreSQL to accept a connection. A server that is not running
+ * refuses at once; this only bounds a running one that is slow to answer, as on a machine starved
+ * of CPU (session 37 saw 5 s expire there, and the whole run stop at its prerequisite check).
+ */
+export const SERVICE_CONNECT_TIMEOUT_MS = 30_000;
+
 async function withClient<T>(fn: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: TEST_DATABASE_URL, connectionTimeoutMillis: 5000 });
+  const client = new pg.Client({ connectionString: TEST_DATABASE_URL, connectionTimeoutMillis: SERVICE_CONNECT_TIMEOUT_MS });
   try {
     await client.connect();
   } catch (err) {

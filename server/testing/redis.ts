@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
+import { SERVICE_CONNECT_TIMEOUT_MS } from './databases.js';
 
 /** The machine's Redis the multi-instance suites run against (unique key prefixes, never a flush). */
 export const TEST_REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -22,7 +23,7 @@ export async function dropPrefix(redis: Redis, prefix: string): Promise<void> {
 }
 
 export async function checkRedis(url = TEST_REDIS_URL): Promise<void> {
-  const redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null, connectTimeout: 5000 });
+  const redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null, connectTimeout: SERVICE_CONNECT_TIMEOUT_MS });
   // The socket's error (ECONNREFUSED…) arrives as an event; connect() only says "Connection is closed".
   let socketError: Error | undefined;
   redis.on('error', (err: Error) => (socketError ??= err));
