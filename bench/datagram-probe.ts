@@ -66,10 +66,36 @@ function signalEachOther(a: PeerConnection, b: PeerConnection): void {
   }
 }
 
-async function dataChannelLink(nd: NodeDataChannel, phoneAddress: string, label: string, init: { unordered?: boolean; maxRetransmits?: number }): Promise<Ends> {
+/** A server end on 127.0.0.1 and a phone end on `phoneAddress`, signalled to each other. */
+function peerPair(nd: NodeDataChannel, phoneAddress: string, label: string): { server: PeerConnection; phone: PeerConnection } {
   const server = new nd.PeerConnection(`server-${label}`, { iceServers: [], bindAddress: '127.0.0.1' });
   const phone = new nd.PeerConnection(`phone-${label}`, { iceServers: [], bindAddress: phoneAddress });
   signalEachOther(server, phone);
+  return { server, phone };
+}
+
+function opened(channel: DataChannel, label: string): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    channel.onOpen(resolve);
+    setTimeout(() => reject(new Error(`${label}: the data channel did not open`)), 20_000);
+  });
+}
+
+/** When the first of `arrivals` came after `backAtMs`, in ms after it; NaN when none did. */
+function firstAfter(arrivals: number[], backAtMs: number): number {
+  const first = arrivals.find((t) => t >= backAtMs);
+  return first === undefined ? Number.NaN : first - backAtMs;
+}
+
+/** Median, max and how many trials brought nothing, for the summary tables. */
+function summary(values: number[]): string {
+  const sorted = values.filter(Number.isFinite).sort((a, b) => a - b);
+  const median = sorted.length ? sorted[Math.floor(sorted.length / 2)] : '–';
+  return `${median} | ${sorted.at(-1) ?? '–'} | ${values.length - sorted.length}`;
+}
+
+async function dataChannelLink(nd: NodeDataChannel, phoneAddress: string, label: string, init: { unordered?: boolean; maxRetransmits?: number }): Promise<Ends> {
+  const { server, phone } = peerPair(nd, phoneAddress, label);
   const ends: Ends = { up: [], down: [], send: () => undefined, close: () => (phone.close(), server.close()) };
   let serverChannel: DataChannel | null = null;
   server.onDataChannel((channel) => {
@@ -78,10 +104,7 @@ async function dataChannelLink(nd: NodeDataChannel, phoneAddress: string, label:
   });
   const phoneChannel = phone.createDataChannel(label, init);
   phoneChannel.onMessage(() => ends.down.push(Date.now()));
-  await new Promise<void>((resolve, reject) => {
-    phoneChannel.onOpen(resolve);
-    setTimeout(() => reject(new Error(`${label}: the data channel did not open`)), 20_000);
-  });
+  await opened(phoneChannel, label);
   ends.send = (message) => {
     if (phoneChannel.isOpen()) phoneChannel.sendMessage(message);
     const channel = serverChannel as DataChannel | null;
@@ -205,8 +228,7 @@ async function probe(trials: number, browser: boolean, padding: number): Promise
     const row: string[] = [];
     for (const name of names) {
       for (const way of ['up', 'down'] as const) {
-        const first = links[name]![way].find((t) => t >= backAtMs);
-        const ms = first === undefined ? Number.NaN : first - backAtMs;
+        const ms = firstAfter(links[name]![way], backAtMs);
         const key = `${name} ${way}`;
         firsts.set(key, [...(firsts.get(key) ?? []), ms]);
         row.push(`${key} ${ms}`);
@@ -218,10 +240,8 @@ async function probe(trials: number, browser: boolean, padding: number): Promise
   console.log('\nfirst message after the signal is back (ms), basement (400 ± 150 ms one way, 5 % loss), one every 250 ms');
   console.log('| link | way | median | max | trials with nothing after the cut |\n|---|---|--:|--:|--:|');
   for (const [key, values] of firsts) {
-    const sorted = values.filter(Number.isFinite).sort((a, b) => a - b);
     const [name, way] = key.split(' ');
-    const median = sorted.length ? sorted[Math.floor(sorted.length / 2)] : '–';
-    console.log(`| ${name} | ${way === 'up' ? 'phone → server' : 'server → phone'} | ${median} | ${sorted.at(-1) ?? '–'} | ${values.length - sorted.length} |`);
+    console.log(`| ${name} | ${way === 'up' ? 'phone → server' : 'server → phone'} | ${summary(values)} |`);
   }
   for (const name of names) links[name]!.close();
   await shaper.stop();
@@ -243,9 +263,7 @@ async function probe(trials: number, browser: boolean, padding: number): Promise
 type Pattern = 'every250' | 'paced' | 'compact';
 
 async function patternLink(nd: NodeDataChannel, phoneAddress: string, pattern: Pattern) {
-  const server = new nd.PeerConnection(`server-${pattern}`, { iceServers: [], bindAddress: '127.0.0.1' });
-  const phone = new nd.PeerConnection(`phone-${pattern}`, { iceServers: [], bindAddress: phoneAddress });
-  signalEachOther(server, phone);
+  const { server, phone } = peerPair(nd, phoneAddress, pattern);
   const picks: number[] = [];
   server.onDataChannel((channel) => {
     channel.onMessage((raw) => {
@@ -280,10 +298,7 @@ async function patternLink(nd: NodeDataChannel, phoneAddress: string, pattern: P
     if (String(raw).includes('answer_accepted')) pending = false;
     else if (pending && Date.now() - pickAtMs >= SEND_EVERY_MS) sendPick();
   });
-  await new Promise<void>((resolve, reject) => {
-    channel.onOpen(resolve);
-    setTimeout(() => reject(new Error(`${pattern}: the data channel did not open`)), 20_000);
-  });
+  await opened(channel, pattern);
   const timer = setInterval(() => {
     const nowMs = Date.now();
     const every = pattern === 'paced' && nowMs - heardAtMs > 1_000 ? 1_000 : SEND_EVERY_MS;
@@ -324,8 +339,7 @@ async function patterns(trials: number): Promise<void> {
     for (const l of links) l.tap();
     await sleep(CUT_MS + 8_000);
     const row = names.map((name, i) => {
-      const first = links[i].picks.find((t) => t >= backAtMs);
-      const ms = first === undefined ? Number.NaN : first - backAtMs;
+      const ms = firstAfter(links[i].picks, backAtMs);
       firsts.get(name)!.push(ms);
       return `${name} ${ms}`;
     });
@@ -333,10 +347,7 @@ async function patterns(trials: number): Promise<void> {
   }
   console.log('\npick first at the server after the signal is back (ms), tap at the cut, basement');
   console.log('| pattern | median | max | trials it never came |\n|---|--:|--:|--:|');
-  for (const [name, values] of firsts) {
-    const sorted = values.filter(Number.isFinite).sort((a, b) => a - b);
-    console.log(`| ${name} | ${sorted.length ? sorted[Math.floor(sorted.length / 2)] : '–'} | ${sorted.at(-1) ?? '–'} | ${values.length - sorted.length} |`);
-  }
+  for (const [name, values] of firsts) console.log(`| ${name} | ${summary(values)} |`);
   for (const l of links) l.close();
   await shaper.stop();
   nd.cleanup();
@@ -358,10 +369,9 @@ async function scale(count: number): Promise<void> {
   for (let i = 0; i < count; i += 50) {
     const opening: Promise<void>[] = [];
     for (let j = i; j < Math.min(count, i + 50); j++) {
-      const [a, b] = [new nd.PeerConnection(`a${j}`, { iceServers: [], bindAddress: '127.0.0.1' }), new nd.PeerConnection(`b${j}`, { iceServers: [], bindAddress: '127.0.0.1' })];
-      signalEachOther(a, b);
-      const channel = a.createDataChannel('datagram', { unordered: true, maxRetransmits: 0 });
+      const { server: a, phone: b } = peerPair(nd, '127.0.0.1', String(j));
       // a: the server's end (it creates the channel, as the product's server does); b: the phone's.
+      const channel = a.createDataChannel('datagram', { unordered: true, maxRetransmits: 0 });
       channel.onMessage((message) => {
         const { id } = JSON.parse(String(message)) as { id: number };
         if (channel.isOpen()) channel.sendMessage(JSON.stringify({ type: 'pong', id, serverTime: Date.now() }));

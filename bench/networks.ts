@@ -27,7 +27,7 @@ import {
 } from '../protocol/index.js';
 import { AnswerSender, BEACON_TIMEOUT_MS, RTT_PING_INTERVAL_MS } from '../web/player/answer-sender.js';
 import { RETIRED_SOCKET_MS, attemptUrl, takeFromRetired } from '../web/common/realtime/timings.js';
-import { DatagramPath } from '../web/player/datagram-path.js';
+import { DatagramPath, socketDeadBesidePath } from '../web/player/datagram-path.js';
 import { pointsForCorrectAnswer } from '../server/game/engine/scoring.js';
 import { PROFILES, type NetworkProfile } from './shaper.js';
 import { distribution, round, type Distribution } from './stats.js';
@@ -128,6 +128,12 @@ export class BenchPhone {
           if (!this.datagramOpened) this.note('path open');
           this.datagramOpened = true;
           this.sender?.pathHeard();
+          // As usePlayerGame: a socket that left a ping unanswered for long beside a working path is dead.
+          if (socketDeadBesidePath(this.pings.values().next().value, performance.now())) {
+            this.note('socket presumed dead');
+            this.pings.clear();
+            this.connect();
+          }
         },
       });
     }
@@ -217,6 +223,7 @@ export class BenchPhone {
 
   private startPings(socket: WebSocket): void {
     this.stopPings();
+    this.pings.clear(); // a replaced socket's pings will never be answered
     this.ping(socket);
     this.pingTimer = setInterval(() => this.ping(socket), RTT_PING_INTERVAL_MS);
   }

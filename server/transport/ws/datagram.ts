@@ -236,7 +236,8 @@ export class DatagramPaths {
     if (this.peers.size === 0) return;
     const peers = this.bySession.get(sessionId);
     if (!peers) return;
-    const message = parseFrame(frame);
+    // Ticks and the like go by unparsed: only a state or a question's end changes what the paths carry.
+    const message = parseFrame(frame, STATE_TYPES);
     if (!message) return;
     if (message.type === 'session_state' && message.phase === 'question' && message.question) {
       const nowMs = Date.now();
@@ -258,7 +259,7 @@ export class DatagramPaths {
     if (this.peers.size === 0) return;
     const peer = this.peers.get(keyOf(sessionId, playerId));
     if (!peer?.open) return;
-    const message = parseFrame(frame);
+    const message = parseFrame(frame, ACCEPTED_TYPES);
     if (message?.type === 'answer_accepted') this.sendOn(peer, typeof frame === 'string' ? frame : frame.toString('utf8'));
   }
 
@@ -412,8 +413,16 @@ export class DatagramPaths {
   }
 }
 
-/** The fields of a frame the path looks at; null when it is not one of ours. */
-function parseFrame(frame: Buffer | string): { type?: string; phase?: string; question?: { id: string } | null; endsAt?: number | null } | null {
+/** How the message types the paths act on look in a serialized frame (a cheap look before parsing). */
+const STATE_TYPES = ['"type":"session_state"', '"type":"question_end"'];
+const ACCEPTED_TYPES = ['"type":"answer_accepted"'];
+
+/**
+ * The fields of a frame the path looks at; null when it is not one of ours, or cannot be of one of
+ * `types` (a frame is parsed only if it holds one of them: a false hit is parsed and checked).
+ */
+function parseFrame(frame: Buffer | string, types: string[]): { type?: string; phase?: string; question?: { id: string } | null; endsAt?: number | null } | null {
+  if (!types.some((type) => frame.includes(type))) return null;
   try {
     const parsed: unknown = JSON.parse(typeof frame === 'string' ? frame : frame.toString('utf8'));
     return typeof parsed === 'object' && parsed !== null ? parsed : null;
