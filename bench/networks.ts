@@ -25,7 +25,7 @@ import {
   type ServerMessage,
   type SubmitAnswerMessage,
 } from '../protocol/index.js';
-import { AnswerSender, BEACON_TIMEOUT_MS, RTT_PING_INTERVAL_MS } from '../web/player/answer-sender.js';
+import { AnswerSender, BEACON_TIMEOUT_MS, RTT_PING_INTERVAL_MS, newAnswerId } from '../web/player/answer-sender.js';
 import { RETIRED_SOCKET_MS, attemptUrl, takeFromRetired } from '../web/common/realtime/timings.js';
 import { DatagramPath, socketDeadBesidePath } from '../web/player/datagram-path.js';
 import { pointsForCorrectAnswer } from '../server/game/engine/scoring.js';
@@ -104,7 +104,6 @@ export class BenchPhone {
     private readonly kind: ClientKind,
   ) {
     if (kind === 'new') {
-      let ids = 0;
       this.sender = new AnswerSender({
         send: (message) => this.send(message),
         reconnect: () => this.connect(),
@@ -112,7 +111,7 @@ export class BenchPhone {
         now: () => performance.now(),
         setTimer: (callback, ms) => setTimeout(callback, ms),
         clearTimer: (handle) => clearTimeout(handle as NodeJS.Timeout),
-        newId: () => `${url.slice(-12)}-${++ids}`,
+        newId: newAnswerId,
         onStatus: (status) => this.note(status),
         datagram: (message) => this.sendOnPath(message),
       });

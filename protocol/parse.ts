@@ -11,6 +11,7 @@ import {
   clientMessageSchema,
   errorMessage,
 } from './messages.js';
+import { PATH_PICK_TAG, unpackPathPick } from './path-pick.js';
 
 export type ParseResult = { ok: true; message: ClientMessage } | { ok: false; error: ErrorMessage };
 
@@ -23,6 +24,28 @@ export function parseClientMessage(raw: string, role: ClientRole): ParseResult {
   } catch {
     return fail(ERROR_CODES.invalidJson, 'Message is not valid JSON');
   }
+  return validated(data, role);
+}
+
+/**
+ * A message that came on a player's datagram path: a packed pick (`packPathPick`), its question
+ * named by the start of its id and expanded with `questionIdFor` (the question the server shows,
+ * or the reference itself when it names another), or any client message as on the socket.
+ */
+export function parseDatagramMessage(raw: string, role: ClientRole, questionIdFor: (reference: string) => string): ParseResult {
+  let data: unknown;
+  try {
+    data = JSON.parse(raw);
+  } catch {
+    return fail(ERROR_CODES.invalidJson, 'Message is not valid JSON');
+  }
+  if (!Array.isArray(data)) return validated(data, role);
+  const pick = unpackPathPick(data);
+  if (!pick) return fail(ERROR_CODES.invalidMessage, `A packed pick is [${JSON.stringify(PATH_PICK_TAG)}, question, selectedIndex, answerId, reactionMs]`);
+  return validated({ ...pick, questionId: questionIdFor(pick.questionId) }, role);
+}
+
+function validated(data: unknown, role: ClientRole): ParseResult {
   if (typeof data !== 'object' || data === null || Array.isArray(data)) {
     return fail(ERROR_CODES.invalidMessage, 'Message must be a JSON object with a "type"');
   }

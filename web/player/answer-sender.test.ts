@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ServerMessage, SubmitAnswerMessage } from '../../protocol/index';
 import { DATAGRAM_REPEAT_MS } from '../common/realtime/timings';
 import {
-  AnswerSender, type AnswerStatus, BEACON_GROWTH, BEACON_INTERVAL_MS, BEACONS_AT_FULL_PACE, MIN_ACK_TIMEOUT_MS, REDIAL_GROWTH, REDIAL_MS, SILENT_SOCKET_MS,
+  ANSWER_ID_CHARS, AnswerSender, type AnswerStatus, BEACON_GROWTH, BEACON_INTERVAL_MS, BEACONS_AT_FULL_PACE, MIN_ACK_TIMEOUT_MS, REDIAL_GROWTH, REDIAL_MS, SILENT_SOCKET_MS, newAnswerId,
 } from './answer-sender';
 import { DELIVERY_TEXT, deliveryOf } from './phoneMoments';
 import { INITIAL_PLAYER_STATE } from './playerGameState';
@@ -515,5 +515,15 @@ describe('the pick on the datagram path (docs/REALTIME.md)', () => {
     expect(withoutPath.filter((line) => line.startsWith('socket'))).toHaveLength(2);
     expect(withoutPath.some((line) => line.startsWith('beacon'))).toBe(true);
     expect(withPathRecord).toEqual(withoutPath);
+  });
+});
+
+describe('newAnswerId', () => {
+  it('gives short ids (they ride in every packed pick) that do not repeat', () => {
+    const ids = Array.from({ length: 10_000 }, () => newAnswerId());
+    for (const id of ids) expect(id).toMatch(new RegExp(`^[0-9a-v]{${ANSWER_ID_CHARS}}$`));
+    expect(new Set(ids).size).toBe(ids.length);
+    // Every character of the alphabet turns up: the bits are not stuck.
+    expect(new Set(ids.join('')).size).toBe(32);
   });
 });

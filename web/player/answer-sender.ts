@@ -34,6 +34,22 @@
 import type { ServerMessage, SubmitAnswerMessage } from '../../protocol/index.js';
 import { DATAGRAM_REPEAT_MS } from '../common/realtime/timings.js';
 
+/** How many characters a pick's `answerId` has (base 32: 50 random bits, plenty for one player's picks). */
+export const ANSWER_ID_CHARS = 10;
+
+/**
+ * A random `answerId`. Short, as it rides in every packed pick on the datagram path (whose size
+ * counts, protocol/path-pick.ts); it only has to tell one player's picks of a question apart.
+ */
+export function newAnswerId(): string {
+  const bytes = new Uint8Array(ANSWER_ID_CHARS);
+  if (typeof crypto !== 'undefined' && typeof crypto.getRandomValues === 'function') crypto.getRandomValues(bytes);
+  else for (let i = 0; i < bytes.length; i++) bytes[i] = Math.floor(Math.random() * 256);
+  let id = '';
+  for (const byte of bytes) id += (byte & 31).toString(32);
+  return id;
+}
+
 export type AnswerStatus = 'idle' | 'sending' | 'offline' | 'counted' | 'late';
 
 /** The least time a pick waits for its confirmation before the socket is presumed dead. */

@@ -167,14 +167,18 @@ describe('the phone’s datagram path', () => {
     expect(taken).toHaveLength(1);
   });
 
-  it('sends JSON on the channel while it is open, and says false when it cannot', async () => {
+  it('sends JSON on the channel while it is open, a pick packed, and says false when it cannot', async () => {
     const { path, peers } = harness();
-    const pick = { type: 'submit_answer' as const, questionId: 'q1', selectedIndex: 2, answerId: 'a1', reactionMs: 800 };
+    const pick = { type: 'submit_answer' as const, questionId: '0e1d6f8a-6c1b-4f7e-9a55-2f0c8b7d3e21', selectedIndex: 2, answerId: 'a1', reactionMs: 800 };
     expect(path.send(pick)).toBe(false); // no path yet
     await path.offer('o');
     const channel = peers[0].openChannel();
     expect(path.send(pick)).toBe(true);
-    expect(channel.sent).toEqual([pick]);
+    // The question by the start of its id: a pick repeated into a loss of signal stays about a ping's size.
+    expect(channel.sent).toEqual([['p', '0e1d6f8a', 2, 'a1', 800]]);
+    expect(path.send({ type: 'ping', id: 4 })).toBe(true);
+    expect(channel.sent[1]).toEqual({ type: 'ping', id: 4 });
+    channel.sent.length = 1;
     channel.failSends = true;
     expect(path.send(pick)).toBe(false);
     channel.readyState = 'closing';

@@ -19,6 +19,7 @@
  * Plain class with the peer connection injected, so it is tested without a browser.
  */
 import type { DatagramReplyMessage, PingMessage, QuestionSeenMessage, ServerMessage, SubmitAnswerMessage } from '../../protocol/index.js';
+import { packPathPick } from '../../protocol/path-pick.js';
 import { DATAGRAM_REPEAT_MS, takeDatagram } from '../common/realtime/timings.js';
 
 export interface DatagramPathDeps {
@@ -115,7 +116,8 @@ export class DatagramPath {
     const channel = this.channel;
     if (!channel || channel.readyState !== 'open') return false;
     try {
-      channel.send(JSON.stringify(message));
+      // A pick goes packed (packPathPick): it is repeated into losses of signal, so its size counts.
+      channel.send(message.type === 'submit_answer' ? packPathPick(message) : JSON.stringify(message));
       if (message.type !== 'ping') this.sentAtMs = Date.now();
       return true;
     } catch {

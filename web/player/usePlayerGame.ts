@@ -5,7 +5,7 @@ import { serverTimeOf } from '../common/realtime/liveState';
 import { useServerClock, type ServerClockHandle } from '../common/realtime/serverClock';
 import { useSessionSocket, type SocketStatus } from '../common/realtime/useSessionSocket';
 import { errorToast } from '../common/toast';
-import { AnswerSender, type AnswerStatus, BEACON_TIMEOUT_MS, RTT_PING_INTERVAL_MS } from './answer-sender';
+import { AnswerSender, type AnswerStatus, BEACON_TIMEOUT_MS, RTT_PING_INTERVAL_MS, newAnswerId } from './answer-sender';
 import { DatagramPath, socketDeadBesidePath } from './datagram-path';
 import { INITIAL_PLAYER_STATE, reducePlayer, type PlayerGameState } from './playerGameState';
 import type { StoredPlayer } from './playerStorage';
@@ -22,11 +22,6 @@ export interface PlayerGame {
 
 /** protocol's MAX_REPORTED_RTT_MS (not imported: protocol/messages pulls zod into the phone bundle); a ping over it is refused. */
 const MAX_REPORTED_RTT_MS = 60_000;
-
-function randomId(): string {
-  if (typeof crypto !== 'undefined' && typeof crypto.randomUUID === 'function') return crypto.randomUUID();
-  return `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
-}
 
 /**
  * The phone's live game: the player socket, the server clock and the game state. A pick goes
@@ -91,7 +86,7 @@ export function usePlayerGame(
       now: () => performance.now(),
       setTimer: (callback, ms) => setTimeout(callback, ms),
       clearTimer: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
-      newId: randomId,
+      newId: newAnswerId,
       onStatus: setAnswerStatus,
       datagram: (message) => path.send(message),
     });

@@ -7,11 +7,11 @@
 import dgram from 'node:dgram';
 import { PeerConnection, type DataChannel } from 'node-datachannel';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ERROR_CODES } from '../../../protocol/index.js';
+import { ERROR_CODES, packPathPick } from '../../../protocol/index.js';
 import { FakeClock } from '../../game/rooms/fake-clock.js';
 import { TestApi } from '../../testing/api.js';
 import { type TestServer, startTestServer } from '../../testing/server.js';
-import { withoutCandidates } from './datagram.js';
+import { pathCopy, withoutCandidates } from './datagram.js';
 import { TestSocket, type AnyMessage } from './testing/client.js';
 import { type Game, createGame, display } from './testing/setup.js';
 
@@ -181,12 +181,13 @@ describe('the datagram path', () => {
     expect(path.received.slice(from).map((m) => m.type)).toEqual(['pong']);
 
     await clock.advance(3_000);
+    // The phone packs its pick on the path, naming the question by the start of its id.
     const before = path.received.length;
-    path.send({ type: 'submit_answer', questionId, selectedIndex: 1, answerId: 'dg-1', reactionMs: 2_900 });
+    path.send(packPathPick({ type: 'submit_answer', questionId, selectedIndex: 1, answerId: 'dg-1', reactionMs: 2_900 }));
     expect(await path.waitFor((m) => m.type === 'answer_accepted', before)).toMatchObject({ questionId, selectedIndex: 1, answerId: 'dg-1' });
     await socket.waitFor((m) => m.type === 'answer_accepted' && m.answerId === 'dg-1');
     expect(answerOf(2)).toMatchObject({ selectedIndex: 1, isCorrect: true });
-    // The phone repeats it (its confirmation may have been lost): confirmed on the path again.
+    // The phone repeats it (its confirmation may have been lost), here in full: confirmed on the path again.
     const again = path.received.length;
     path.send({ type: 'submit_answer', questionId, selectedIndex: 1, answerId: 'dg-1', reactionMs: 2_900 });
     await path.waitFor((m) => m.type === 'answer_accepted', again);
@@ -218,6 +219,10 @@ describe('the datagram path', () => {
     expect((await onSocket({ type: 'admin_pause' })).code).toBe(ERROR_CODES.forbidden);
     expect((await onSocket({ type: 'datagram_reply', sdp: 'v=0' })).message).toMatch(/Only ping, submit_answer and question_seen/);
     expect((await onSocket({ type: 'submit_answer', questionId, selectedIndex: 9 })).code).toBe(ERROR_CODES.invalidMessage);
+    expect((await onSocket(['p', questionId.slice(0, 8), 9, 'dg-3', 100])).message).toMatch(/selectedIndex must be from 0 to 3/);
+    expect((await onSocket(['p', questionId.slice(0, 8)])).message).toMatch(/A packed pick is/);
+    // A packed pick naming another question than the open one: refused as such, with that reference.
+    expect(await onSocket(['p', 'ffffffff', 1, 'dg-3', 100])).toMatchObject({ code: ERROR_CODES.wrongQuestion, questionId: 'ffffffff', answerId: 'dg-3' });
     expect(answerOf(3)).toBeUndefined();
     // A flood is dropped on the path, never answered, and the socket stays open.
     const errorsBefore = socket.types().filter((t) => t === 'error').length;
@@ -271,6 +276,23 @@ describe('the datagram path', () => {
     expect(socket.types().filter((t) => t === 'datagram_offer')).toHaveLength(2);
   });
 
+  it('sends a question without the leaderboard and media list, in one packet where the socket’s copy needs two', () => {
+    const uuid = (n: number) => `${String(n).padStart(8, '0')}-6c1b-4f7e-9a55-2f0c8b7d3e21`;
+    const media = Array.from({ length: 3 }, (_, i) => ({ id: uuid(i), filePath: `/media/${uuid(i)}.mp4`, phoneFilePath: `/media/${uuid(i)}-phone.mp4`, fileType: 'video', duration: 15, promotionalLink: 'https://example.com/tickets' }));
+    const state = {
+      type: 'session_state', view: 'audience', sessionId: uuid(99), status: 'live', phase: 'question', serverTime: 1_795_793_829_019, endsAt: 1_795_793_839_019, timeRemaining: 10,
+      slide: null, reveal: null, mediaItemCount: 2, questionNumber: 3, totalQuestions: 10,
+      leaderboard: Array.from({ length: 10 }, (_, i) => ({ player: { id: uuid(i), name: `Player number ${i}` }, score: { pointsTotal: 900 - i } })),
+      media,
+      question: { id: uuid(7), text: 'Which film won the first Academy Award for Best Picture, in 1929?', choices: ['Wings', 'Sunrise', 'The Racket', '7th Heaven'], points: 100, timeLimitSeconds: 10, categories: ['History'], media: media[0] },
+    };
+    const copy = JSON.parse(pathCopy(state)) as typeof state;
+    expect(copy).toEqual({ ...state, leaderboard: [], media: [] });
+    // A 1,500-byte link less IP, UDP, DTLS and SCTP headers leaves about 1,180 bytes for a message in one packet.
+    expect(JSON.stringify(state).length).toBeGreaterThan(1_180);
+    expect(pathCopy(state).length).toBeLessThan(1_000);
+  });
+
   it('drops the candidates a phone names: the server answers only the phone’s own checks', () => {
     const sdp = ['v=0', 'a=ice-ufrag:abcd', 'a=candidate:1 1 UDP 2122260223 203.0.113.9 5000 typ host', 'a=end-of-candidates', 'a=mid:0'].join('\r\n');
     expect(withoutCandidates(sdp)).toBe(['v=0', 'a=ice-ufrag:abcd', 'a=mid:0'].join('\r\n'));
@@ -283,7 +305,7 @@ describe('the datagram path on a UDP port already taken', () => {
     await new Promise<void>((resolve) => taken.bind(0, '127.0.0.1', resolve));
     const warnings: string[] = [];
     const server = await startTestServer({
-      env: { RTC_UDP_PORT: String(taken.address().port) },
+      env: { RTC_UDP_PORT: String(taken.address().port), RTC_MAX_PEERS: '5' },
       logger: { level: 'warn', stream: { write: (line: string) => warnings.push(line) } },
     });
     try {

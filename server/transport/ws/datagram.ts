@@ -20,7 +20,7 @@
  */
 import { type ClientMessage, ERROR_CODES, type ErrorMessage, type ServerMessage, errorMessage } from '../../../protocol/index.js';
 import type { RoomLog } from '../../game/rooms/index.js';
-import type { Client } from './hub.js';
+import type { Client } from './client.js';
 import { refilledTokens } from './token-bucket.js';
 
 /** The little of node-datachannel used here. */
@@ -127,7 +127,7 @@ export class DatagramPaths {
   private library: Promise<Library | null> | null = null;
   private readonly peers = new Map<string, Peer>();
   private readonly bySession = new Map<string, Set<Peer>>();
-  /** Each session's open question as its paths got it: a path that opens during the question gets it too. */
+  /** Each session's open question while the instance has paths: a path that opens during the question gets it too. */
   private readonly openQuestions = new Map<string, { questionId: string; payload: string; untilMs: number }>();
   /** Keys being set up (the library loading): no second offer meanwhile. */
   private readonly opening = new Set<string>();
@@ -234,16 +234,17 @@ export class DatagramPaths {
   /** A frame broadcast to a session's players: a question's state goes out on their paths (again on pings until seen); the next state or its end stops that. */
   toSession(sessionId: string, frame: Buffer): void {
     if (this.peers.size === 0) return;
-    const peers = this.bySession.get(sessionId);
-    if (!peers) return;
     // Ticks and the like go by unparsed: only a state or a question's end changes what the paths carry.
+    // Every session's open question is kept (not only those with a path now): a path that opens
+    // during it gets it, and a packed pick's question is named against it (`questionIdFor`).
     const message = parseFrame(frame, STATE_TYPES);
     if (!message) return;
+    const peers = this.bySession.get(sessionId) ?? [];
     if (message.type === 'session_state' && message.phase === 'question' && message.question) {
       const nowMs = Date.now();
       const question = {
         questionId: message.question.id,
-        payload: frame.toString('utf8'),
+        payload: pathCopy(message),
         untilMs: Math.min(typeof message.endsAt === 'number' ? message.endsAt : Number.POSITIVE_INFINITY, nowMs + MAX_REPEAT_MS),
       };
       this.openQuestions.set(sessionId, question);
@@ -252,6 +253,12 @@ export class DatagramPaths {
       this.openQuestions.delete(sessionId);
       for (const peer of peers) peer.resend = null;
     }
+  }
+
+  /** The open question of the session whose id starts with `reference` (a packed pick's), else the reference itself. */
+  questionIdFor(sessionId: string, reference: string): string {
+    const open = this.openQuestions.get(sessionId)?.questionId;
+    return open?.startsWith(reference) ? open : reference;
   }
 
   /** A frame for one player: its `answer_accepted` goes out on the player's path too. */
@@ -385,10 +392,9 @@ export class DatagramPaths {
     this.peers.delete(peer.key);
     const group = this.bySession.get(peer.sessionId);
     group?.delete(peer);
-    if (group?.size === 0) {
-      this.bySession.delete(peer.sessionId);
-      this.openQuestions.delete(peer.sessionId);
-    }
+    if (group?.size === 0) this.bySession.delete(peer.sessionId);
+    // With no path left, broadcasts are no longer read: what is kept could go stale.
+    if (this.peers.size === 0) this.openQuestions.clear();
     peer.resend = null;
     clearTimeout(peer.openTimer);
     if (failed && !this.closed) {
@@ -411,6 +417,16 @@ export class DatagramPaths {
     const nowMs = Date.now();
     for (const [key, failed] of this.failures) if (nowMs - failed.atMs >= REOFFER_AFTER_MS) this.failures.delete(key);
   }
+}
+
+/**
+ * The path's copy of a question's state: without the leaderboard and the media list (the phone
+ * shows neither while a question runs; the socket's copy brings them). So it is one packet, not
+ * two: after losses SCTP lets one packet out per round trip, and a lost piece loses the whole
+ * message (docs/PERFORMANCE.md, session 38).
+ */
+export function pathCopy(message: object): string {
+  return JSON.stringify({ ...message, leaderboard: [], media: [] });
 }
 
 /** How the message types the paths act on look in a serialized frame (a cheap look before parsing). */

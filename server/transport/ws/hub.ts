@@ -7,52 +7,14 @@
  */
 import type { Socket } from 'node:net';
 import WebSocket from 'ws';
-import { type ClientRole, MAX_CLIENT_MESSAGE_BURST, type ServerMessage } from '../../../protocol/index.js';
+import type { ClientRole, ServerMessage } from '../../../protocol/index.js';
 import type { BroadcastTarget } from '../../game/engine/index.js';
 import type { Broadcaster } from '../../game/rooms/index.js';
 import type { DatagramPaths } from './datagram.js';
-import { LinkDelay } from './link-delay.js';
+import type { Client } from './client.js';
 import { probeAlong } from './link-probe.js';
 
-export interface Client {
-  /** The connection id the engine uses for replies. */
-  readonly id: string;
-  readonly sessionId: string;
-  readonly role: ClientRole;
-  readonly playerId: string | null;
-  readonly socket: WebSocket;
-  /** When the server last heard from the socket (a message or a pong): the heartbeat pings only silent ones. */
-  heardAtMs: number;
-  /** The heartbeat's unanswered ping, or null. */
-  pingSentAtMs: number | null;
-  /** Consecutive backpressure checks that found the send buffer over its bound. */
-  overBufferChecks: number;
-  /** Token bucket of the incoming message rate limit. */
-  messageTokens: number;
-  tokensRefilledAtMs: number;
-  /** What the server measured of this socket's delay (link-delay.ts): players' answers are credited with it. */
-  readonly link: LinkDelay;
-}
-
-/**
- * A newly accepted socket's client: every client, the rehearsal's too (rehearsal.ts), is made
- * here, so the hot paths see one object shape and the JIT's compiled code fits them all.
- */
-export function newClient(id: string, sessionId: string, role: ClientRole, playerId: string | null, socket: WebSocket, nowMs: number): Client {
-  return {
-    id,
-    sessionId,
-    role,
-    playerId,
-    socket,
-    heardAtMs: nowMs,
-    pingSentAtMs: null,
-    overBufferChecks: 0,
-    messageTokens: MAX_CLIENT_MESSAGE_BURST,
-    tokensRefilledAtMs: nowMs,
-    link: new LinkDelay(),
-  };
-}
+export { type Client, newClient } from './client.js';
 
 interface SessionSockets {
   admins: Set<Client>;

@@ -17,7 +17,7 @@ import type { Duplex } from 'node:stream';
 import WebSocket, { WebSocketServer, type RawData } from 'ws';
 import {
   CLOSE_CODES, ERROR_CODES, MAX_CLIENT_FRAME_BYTES, MAX_CLIENT_MESSAGE_BURST, MAX_CLIENT_MESSAGES_PER_SECOND, type PlayerAnswerBody, type SubmitAnswerMessage,
-  errorMessage, parseClientMessage,
+  errorMessage, parseClientMessage, parseDatagramMessage,
 } from '../../../protocol/index.js';
 import type { EngineEvent } from '../../game/engine/index.js';
 import type { RoomDirectory, RoomLog, RoomPort } from '../../game/rooms/index.js';
@@ -356,7 +356,8 @@ export class SocketServer {
   receiveDatagram(client: Client, raw: string): void {
     const room = this.roomOf.get(client);
     if (!room || this.closing) return;
-    const parsed = parseClientMessage(raw, client.role);
+    // A packed pick names its question by the start of its id: the open one, if it matches.
+    const parsed = parseDatagramMessage(raw, client.role, (reference) => this.deps.datagrams?.questionIdFor(client.sessionId, reference) ?? reference);
     if (!parsed.ok) {
       this.deps.hub.sendTo(client, parsed.error);
       return;
