@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { AudienceSessionState, DatagramReplyMessage, ServerMessage } from '../../protocol/index';
 import { audienceState } from '../common/realtime/testing/testFixtures';
-import { DEAD_SOCKET_MS, DatagramPath, socketDeadBesidePath } from './datagram-path';
+import { DATAGRAM_REPEAT_MS } from '../common/realtime/timings';
+import { DEAD_SOCKET_MS, DatagramPath, PING_QUIET_AFTER_SEND_MS, socketDeadBesidePath } from './datagram-path';
 
 /** A data channel as the server's side would open it: what the phone sends is recorded. */
 class FakeChannel {
@@ -113,6 +114,31 @@ describe('the phone’s datagram path', () => {
     path.close();
     tick();
     expect(channel.sent).toHaveLength(2);
+  });
+
+  it('sends no ping beside a pick being repeated, and pings again once the repeats stop', async () => {
+    vi.useFakeTimers({ now: 100_000 });
+    try {
+      const { path, peers, tick } = harness();
+      await path.offer('o');
+      const channel = peers[0].openChannel();
+      const pick = { type: 'submit_answer' as const, questionId: 'q1', selectedIndex: 2, answerId: 'a1', reactionMs: 800 };
+      // The pick goes every 250 ms on its own timer; the ping timer fires between its repeats.
+      for (let repeat = 0; repeat < 8; repeat++) {
+        path.send(pick);
+        vi.advanceTimersByTime(DATAGRAM_REPEAT_MS * (repeat % 2 === 0 ? 0.6 : 0.2));
+        tick();
+        vi.advanceTimersByTime(DATAGRAM_REPEAT_MS * (repeat % 2 === 0 ? 0.4 : 0.8));
+      }
+      expect(channel.sent).toHaveLength(8);
+      expect(channel.sent.every((message) => Array.isArray(message))).toBe(true);
+      // Settled: no more repeats, and the pings come back.
+      vi.advanceTimersByTime(PING_QUIET_AFTER_SEND_MS);
+      tick();
+      expect(channel.sent.at(-1)).toEqual({ type: 'ping', id: 1 });
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('answers the server’s offer on the socket at once, with the answer’s SDP', async () => {

@@ -10,8 +10,8 @@
  * never finish gathering; the server learns the phone's address from its connectivity checks).
  * Nothing here ever throws: a path that cannot open just leaves the phone on TCP.
  *
- * While open, the path is pinged every DATAGRAM_REPEAT_MS (unless a pick went on it meanwhile: the
- * pick's repeats are the pings then) with a 25-byte message: a loss of signal never fills SCTP's
+ * While open, the path is pinged every DATAGRAM_REPEAT_MS (unless a pick is being repeated on it:
+ * its repeats are the pings then, PING_QUIET_AFTER_SEND_MS) with a 25-byte message: a loss of signal never fills SCTP's
  * window with them, so the first one after it gets through at once. On any message on the path the
  * server sends again the question the phone has not acknowledged, and answers a ping with a pong;
  * the phone sends its waiting pick at once when the path opens or brings a pong (`onLinkUp`).
@@ -50,6 +50,14 @@ export const DEAD_SOCKET_MS = 10_000;
 export function socketDeadBesidePath(oldestUnansweredPingAtMs: number | undefined, nowMs: number): boolean {
   return oldestUnansweredPingAtMs !== undefined && nowMs - oldestUnansweredPingAtMs >= DEAD_SOCKET_MS;
 }
+
+/**
+ * No ping goes while something else went on the path this recently: a pick repeated every
+ * DATAGRAM_REPEAT_MS stands in for the pings, on its own timer. Half an interval let a ping slip in
+ * beside about every other repeat, and pings and picks together sent into a 4 s loss of signal
+ * overfill SCTP's window (docs/PERFORMANCE.md, session 38).
+ */
+export const PING_QUIET_AFTER_SEND_MS = 1.5 * DATAGRAM_REPEAT_MS;
 
 function browserPeer(): RTCPeerConnection {
   return new RTCPeerConnection({ iceServers: [] });
@@ -169,7 +177,7 @@ export class DatagramPath {
     this.stopPings();
     const every = this.deps.setInterval ?? ((callback: () => void, ms: number) => setInterval(callback, ms));
     this.pingTimer = every(() => {
-      if (Date.now() - this.sentAtMs >= DATAGRAM_REPEAT_MS / 2) this.send({ type: 'ping', id: ++this.pingId });
+      if (Date.now() - this.sentAtMs >= PING_QUIET_AFTER_SEND_MS) this.send({ type: 'ping', id: ++this.pingId });
     }, DATAGRAM_REPEAT_MS);
     this.deps.onLinkUp?.();
   }
