@@ -107,6 +107,15 @@ export class EdgeRooms implements RoomDirectory {
     deps.subscriber.on('close', () => this.ticks.ownerLost());
   }
 
+  /**
+   * The subscriber connection came back: this instance's channel and the outbox of every session
+   * with sockets here, subscribed again (node.ts: the connection does not do it by itself).
+   */
+  resubscribe(): void {
+    const channels = [this.ownChannel, ...[...this.sessions.keys()].map((sessionId) => this.deps.keys.outbox(sessionId))];
+    this.deps.subscriber.subscribe(...channels).catch((err) => this.deps.log.warn({ err }, 'cluster: subscribing again after a lost connection failed'));
+  }
+
   /** Sessions with sockets here (they need an owner somewhere). */
   sessionIds(): IterableIterator<string> {
     return this.sessions.keys();

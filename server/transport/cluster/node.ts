@@ -92,11 +92,19 @@ export interface ClusterNode {
   close(): Promise<void>;
 }
 
-function connect(url: string, log: RoomLog, name: string): Redis {
-  // Commands wait through a Redis restart instead of failing (the offline queue is kept).
-  // Not awaited: an instance starts while Redis is down (readyz says so) and catches up when it is back.
-  // Retried at least every 0.5 s: phones on the other instances are back within 2 s of Redis's return (DESIGN §16).
-  const redis = new Redis(url, { maxRetriesPerRequest: null, retryStrategy: (attempt) => Math.min(attempt * 100, 500) });
+/**
+ * A connection to Redis. Commands wait through a Redis restart instead of failing (the offline
+ * queue is kept). Not awaited: an instance starts while Redis is down (readyz says so) and catches
+ * up when it is back. Retried at least every 0.5 s: phones on the other instances are back within
+ * 2 s of Redis's return (DESIGN §16).
+ *
+ * The subscriber's channels are subscribed again by the edge (`resubscribe`), not by ioredis:
+ * ioredis's own resubscription leaves its promise unhandled, so a connection closed while it was
+ * on its way (a shutdown just after Redis came back) rejected it with nobody listening, and
+ * Node counts that as a crash (seen in redis-faults.test.ts).
+ */
+export function connectRedis(url: string, log: RoomLog, name: 'commands' | 'subscriber' | 'lifecycle'): Redis {
+  const redis = new Redis(url, { maxRetriesPerRequest: null, retryStrategy: (attempt) => Math.min(attempt * 100, 500), autoResubscribe: name !== 'subscriber' });
   let down = false;
   redis.on('error', (err: Error) => {
     if (!down) log.warn({ err, connection: name }, 'cluster: Redis connection error');
@@ -112,8 +120,8 @@ function connect(url: string, log: RoomLog, name: string): Redis {
 export async function startClusterNode(options: ClusterOptions, deps: ClusterNodeDeps): Promise<ClusterNode> {
   const instanceId = options.instanceId ?? `i-${randomBytes(4).toString('hex')}`;
   const keys = new ClusterKeys(options.keyPrefix);
-  const redis = connect(options.redisUrl, deps.log, 'commands');
-  const subscriber = connect(options.redisUrl, deps.log, 'subscriber');
+  const redis = connectRedis(options.redisUrl, deps.log, 'commands');
+  const subscriber = connectRedis(options.redisUrl, deps.log, 'subscriber');
   const ttlMs = options.leaseTtlMs ?? DEFAULT_LEASE_TTL_MS;
   // The holder names the instance and this start of it: a restarted instance with the same name
   // does not inherit leases of its previous life.
@@ -188,7 +196,7 @@ export async function startClusterNode(options: ClusterOptions, deps: ClusterNod
     owner.redisBack();
   });
 
-  const events = new ClusterEvents({ keys, redis, reader: connect(options.redisUrl, deps.log, 'lifecycle'), origin: leases.holder, log: deps.log }, deps.lifecycle);
+  const events = new ClusterEvents({ keys, redis, reader: connectRedis(options.redisUrl, deps.log, 'lifecycle'), origin: leases.holder, log: deps.log }, deps.lifecycle);
   events.start();
   const ownerReacts = {
     started: (id: string) => owner.epochOf(id) !== undefined && void rooms.get(id)?.goLive().catch(() => undefined),
@@ -207,12 +215,14 @@ export async function startClusterNode(options: ClusterOptions, deps: ClusterNod
   events.on('deleted', ownerReacts.deleted);
   events.on('moderated', ownerReacts.moderated);
 
-  // After Redis comes back every socket here is announced again (and gets a fresh state).
+  // After Redis comes back the channels are subscribed again, then every socket here is announced
+  // again (and gets a fresh state).
   let subscriberWasDown = false;
   subscriber.on('close', () => (subscriberWasDown = true));
   subscriber.on('ready', () => {
     if (!subscriberWasDown) return;
     subscriberWasDown = false;
+    edge.resubscribe();
     edge.rejoinAll();
   });
 
