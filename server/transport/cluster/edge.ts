@@ -85,7 +85,7 @@ const FRAME_KINDS: Record<OutboxHeader['k'], RelayFrameKind> = {
 export class EdgeRooms implements RoomDirectory {
   private readonly sessions = new Map<string, SessionSockets>();
   private readonly ownChannel: string;
-  /** This instance's channel, subscribed once (ioredis subscribes again after a reconnect). */
+  /** This instance's channel, subscribed once (and again after a lost connection: `resubscribe`). */
   private readonly ownSubscribed: Promise<unknown>;
   /** Shutting down: sockets closing now say nothing more (the instance's absence says it). */
   closing = false;
