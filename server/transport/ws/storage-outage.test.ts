@@ -40,9 +40,15 @@ async function readyz(server: TestServer): Promise<{ status: number; body: any }
   return { status: res.status, body: await res.json() };
 }
 
+/**
+ * A guard against a hang, not a speed check: a starved CI machine (seconds-long stalls, session 37)
+ * let a 10 s guard expire here.
+ */
+const HANG_GUARD_MS = 30_000;
+
 /** Polls /readyz until `done` (its state follows storage; there is no event to wait for over HTTP). */
 async function readyzUntil(server: TestServer, done: (r: { status: number; body: any }) => boolean): Promise<{ status: number; body: any }> {
-  const deadline = Date.now() + 10_000;
+  const deadline = Date.now() + HANG_GUARD_MS;
   for (;;) {
     const r = await readyz(server);
     if (done(r)) return r;
@@ -52,7 +58,7 @@ async function readyzUntil(server: TestServer, done: (r: { status: number; body:
 }
 
 async function until(done: () => boolean): Promise<void> {
-  const deadline = Date.now() + 10_000;
+  const deadline = Date.now() + HANG_GUARD_MS;
   while (!done()) {
     if (Date.now() > deadline) throw new Error('timed out');
     await new Promise((resolve) => setTimeout(resolve, 10));
