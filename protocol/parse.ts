@@ -18,13 +18,8 @@ export type ParseResult = { ok: true; message: ClientMessage } | { ok: false; er
 const KNOWN_TYPES = Object.keys(MESSAGE_ROLES);
 
 export function parseClientMessage(raw: string, role: ClientRole): ParseResult {
-  let data: unknown;
-  try {
-    data = JSON.parse(raw);
-  } catch {
-    return fail(ERROR_CODES.invalidJson, 'Message is not valid JSON');
-  }
-  return validated(data, role);
+  const data = jsonOf(raw);
+  return data === NOT_JSON ? notJson() : validated(data, role);
 }
 
 /**
@@ -33,16 +28,26 @@ export function parseClientMessage(raw: string, role: ClientRole): ParseResult {
  * or the reference itself when it names another), or any client message as on the socket.
  */
 export function parseDatagramMessage(raw: string, role: ClientRole, questionIdFor: (reference: string) => string): ParseResult {
-  let data: unknown;
-  try {
-    data = JSON.parse(raw);
-  } catch {
-    return fail(ERROR_CODES.invalidJson, 'Message is not valid JSON');
-  }
+  const data = jsonOf(raw);
+  if (data === NOT_JSON) return notJson();
   if (!Array.isArray(data)) return validated(data, role);
   const pick = unpackPathPick(data);
   if (!pick) return fail(ERROR_CODES.invalidMessage, `A packed pick is [${JSON.stringify(PATH_PICK_TAG)}, question, selectedIndex, answerId, reactionMs]`);
   return validated({ ...pick, questionId: questionIdFor(pick.questionId) }, role);
+}
+
+const NOT_JSON = Symbol('not JSON');
+
+function jsonOf(raw: string): unknown {
+  try {
+    return JSON.parse(raw) as unknown;
+  } catch {
+    return NOT_JSON;
+  }
+}
+
+function notJson(): ParseResult {
+  return fail(ERROR_CODES.invalidJson, 'Message is not valid JSON');
 }
 
 function validated(data: unknown, role: ClientRole): ParseResult {
