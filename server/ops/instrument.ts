@@ -8,15 +8,25 @@ import type { Broadcaster } from '../game/rooms/broadcaster.js';
 import type { CommitBatch, RoomStorage } from '../game/rooms/storage.js';
 import type { Metrics } from './metrics.js';
 
+type BroadcastTarget = Parameters<Broadcaster['toSession']>[1];
+
 const secondsSince = (startMs: number) => (performance.now() - startMs) / 1000;
 
 /** The same broadcaster; `toSession` (one fan-out to a role group) is timed. */
 export function timedBroadcaster<T extends Broadcaster>(inner: T, metrics: Metrics): Broadcaster {
+  // One series per target, looked up once: observing by a labels object hashes it on every call,
+  // and a round at 1,000 sessions is some ten thousand broadcasts (issue 26).
+  const series = new Map<BroadcastTarget, { observe(seconds: number): void }>();
+  const seriesOf = (target: BroadcastTarget) => {
+    let found = series.get(target);
+    if (!found) series.set(target, (found = metrics.broadcastSeconds.labels({ target })));
+    return found;
+  };
   return {
     toSession(sessionId, target, message) {
       const startMs = performance.now();
       inner.toSession(sessionId, target, message);
-      metrics.broadcastSeconds.observe({ target }, secondsSince(startMs));
+      seriesOf(target).observe(secondsSince(startMs));
     },
     toPlayer: (sessionId, playerId, message) => inner.toPlayer(sessionId, playerId, message),
     toConnection: (sessionId, connectionId, message) => inner.toConnection(sessionId, connectionId, message),
@@ -28,19 +38,20 @@ export function timedBroadcaster<T extends Broadcaster>(inner: T, metrics: Metri
  * live game is timed, and stored answers counted once per batch.
  */
 export function instrumentedRoomStorage(inner: RoomStorage, metrics: Metrics): RoomStorage {
-  const timed = async (operation: string, write: () => Promise<void>) => {
+  const commits = metrics.databaseWriteSeconds.labels({ operation: 'commit' });
+  const timed = async (write: () => Promise<void>) => {
     const startMs = performance.now();
     await write();
-    metrics.databaseWriteSeconds.observe({ operation }, secondsSince(startMs));
+    commits.observe(secondsSince(startMs));
   };
   const overrides: Pick<RoomStorage, 'commit' | 'commitMany'> = {
     commit: async (batch: CommitBatch) => {
-      await timed('commit', () => inner.commit(batch));
+      await timed(() => inner.commit(batch));
       if (batch.answers.length > 0) metrics.answers.inc(batch.answers.length);
     },
     // Several sessions' batches in one transaction (shared-commits.ts): one commit timed.
     commitMany: inner.commitMany && (async (batches: CommitBatch[]) => {
-      await timed('commit', () => inner.commitMany!(batches));
+      await timed(() => inner.commitMany!(batches));
       const answers = batches.reduce((sum, b) => sum + b.answers.length, 0);
       if (answers > 0) metrics.answers.inc(answers);
     }),
