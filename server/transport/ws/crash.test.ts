@@ -124,6 +124,9 @@ describe.each(DIALECTS)('killing the server mid-question on %s', (dialect) => {
 
     await server.kill('SIGTERM');
     server = undefined;
+    // Each restart warms up (rehearsal.ts) before it listens; a failing rehearsal once kept every
+    // restarted server from listening for ~12 s while the phones knocked in vain.
+    expect(fs.readFileSync(logPath, 'utf8')).not.toContain('the warm-up rehearsal failed');
     const store = await openStore({ databaseUrl: database.databaseUrl, dataDir: database.dataDir, pgSchema: database.pgSchema });
     try {
       const scores = new Map((await store.scores.listScores(game.sessionId)).map((s) => [s.playerId, s.pointsTotal]));
