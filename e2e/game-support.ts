@@ -6,6 +6,7 @@ import WebSocket from 'ws';
 import { WEB_DIR, startTestServer, type TestServer } from '../server/testing/server.js';
 import { SeedApi } from './support/app.js';
 import { launchBrowser } from './support/browser.js';
+import { closeHarness } from './support/teardown.js';
 
 /**
  * Shared set-up for the display and phone browser tests: a real server and Chromium, a display
@@ -73,11 +74,7 @@ export async function startGameHarness(
       page.setDefaultTimeout(15_000);
       return { context, page };
     },
-    async close() {
-      for (const context of contexts) await context.close().catch(() => undefined);
-      await browser.close().catch(() => undefined);
-      await server.close();
-    },
+    close: () => closeHarness(contexts, browser, server),
   };
 }
 

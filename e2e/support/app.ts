@@ -1,6 +1,7 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startTestServer, type TestServer } from '../../server/testing/server.js';
 import { launchBrowser } from './browser.js';
+import { closeHarness } from './teardown.js';
 
 /**
  * One real server (fresh SQLite, built web app) and one headless Chromium per test file.
@@ -33,11 +34,7 @@ export async function startWebHarness(opts: { env?: Record<string, string> } = {
       page.setDefaultTimeout(10_000);
       return page;
     },
-    async close() {
-      for (const c of contexts) await c.close().catch(() => undefined);
-      await browser.close().catch(() => undefined);
-      await server.close();
-    },
+    close: () => closeHarness(contexts, browser, server),
   };
 }
 
