@@ -25,7 +25,6 @@ describe.each(DIALECTS)('MediaRepository on %s', (dialect) => {
     const session = await newSession('Evening');
     const [a, b, c] = [await newMedia('obj-a', 5), await newMedia('obj-b', 7), await newMedia('obj-c', 9)];
     expect(await store.media.assign(session.id, c.id)).toBe(true);
-    await new Promise((r) => setTimeout(r, 3));
     expect(await store.media.assign(session.id, a.id)).toBe(true);
     expect(await store.media.assign(session.id, a.id)).toBe(false);
     expect((await store.media.listForSession(session.id)).map((m) => [m.id, m.duration])).toEqual([[c.id, 9], [a.id, 5]]);
@@ -42,6 +41,16 @@ describe.each(DIALECTS)('MediaRepository on %s', (dialect) => {
     expect(await store.media.assignments(session.id)).toEqual([{ mediaId: a.id, sessionId: session.id }]);
     expect(await store.media.unassign(session.id, a.id)).toBe(true);
     expect(await store.media.unassign(session.id, a.id)).toBe(false);
+  });
+
+  it('keeps the assignment order of media assigned within the same millisecond', async () => {
+    const session = await newSession('Back to back');
+    const media = [];
+    for (let i = 0; i < 12; i++) media.push(await newMedia(`obj-burst-${i}`));
+    // Newest first: ordered by the media's age, the list would come out reversed.
+    const order = [...media].reverse();
+    for (const m of order) expect(await store.media.assign(session.id, m.id)).toBe(true);
+    expect((await store.media.listForSession(session.id)).map((m) => m.id)).toEqual(order.map((m) => m.id));
   });
 
   it('tracks stored objects: one claim wins, release and ready, sizes above 2 GB, expiry', async () => {

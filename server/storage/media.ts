@@ -169,8 +169,16 @@ export class MediaRepository {
 
   /** False when the media is already assigned to the session. */
   async assign(sessionId: string, mediaId: string): Promise<boolean> {
+    // Strictly after the session's latest assignment: two made within one millisecond were
+    // otherwise ordered by the media's age, not by when they were assigned.
+    const latest = await this.db
+      .selectFrom('session_media')
+      .select((eb) => eb.fn.max('created_at').as('latest'))
+      .where('session_id', '=', sessionId)
+      .executeTakeFirst();
+    const createdAt = new Date(Math.max(Date.now(), latest?.latest ? Date.parse(latest.latest) + 1 : 0)).toISOString();
     try {
-      await this.db.insertInto('session_media').values({ session_id: sessionId, media_id: mediaId, created_at: nowIso() }).execute();
+      await this.db.insertInto('session_media').values({ session_id: sessionId, media_id: mediaId, created_at: createdAt }).execute();
       return true;
     } catch (err) {
       if (isConstraintError(err)) return false;
