@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MemoryRoomStorage } from '../../game/rooms/index.js';
-import { REHEARSAL_VALID_MS, rehearsals } from './rehearsals.js';
+import { REHEARSAL_VALID_MS, RETRY_AFTER_FAILURE_MS, rehearsals } from './rehearsals.js';
 
 const log = { error: () => {}, warn: () => {}, info: () => {} };
 
@@ -33,14 +33,28 @@ describe('when the warm-up rehearsal runs', () => {
     expect(played).toBe(2);
   });
 
-  it('a failed rehearsal does not count: the next start tries again', async () => {
+  it('after a failed rehearsal, starts try again a minute later, not at once', async () => {
+    let nowMs = 1_000_000;
     let played = 0;
-    const runs = rehearsals(50, new MemoryRoomStorage(), log, async () => {
-      played++;
-      throw new Error('no loopback');
-    });
+    const warnings: string[] = [];
+    const runs = rehearsals(
+      50,
+      new MemoryRoomStorage(),
+      { ...log, warn: (_details: object, message?: string) => warnings.push(message ?? '') },
+      async () => {
+        played++;
+        throw new Error('no loopback');
+      },
+      () => nowMs,
+    );
     await runs.run('a');
+    expect(warnings).toEqual(['the warm-up rehearsal failed']);
+    // A failure that repeats must not cost every start a rehearsal (a chain starts hundreds).
+    nowMs += RETRY_AFTER_FAILURE_MS - 1;
     await runs.run('b');
+    expect(played).toBe(1);
+    nowMs += 2;
+    await runs.run('c');
     expect(played).toBe(2);
   });
 });

@@ -5,13 +5,20 @@
  * thousand pre-shows in a few minutes otherwise rehearsed a 2,000-phone question per start, back
  * to back on the event loop, and the setup took minutes of CPU (issue 26). Code that the games
  * keep running stays compiled; after a long quiet spell V8 may have dropped it, so the next start
- * rehearses again.
+ * rehearses again. A failed rehearsal is tried again at a start after RETRY_AFTER_FAILURE_MS.
  */
 import type { Program } from '../../game/engine/index.js';
 import type { RoomLog, RoomStorage } from '../../game/rooms/index.js';
 import { rehearse as rehearseOnce } from './rehearsal.js';
 
 export const REHEARSAL_VALID_MS = 10 * 60_000;
+
+/**
+ * After a failed rehearsal the next start tries again only this much later: a failure that
+ * repeats (every full-size rehearsal failed for weeks, docs/PERFORMANCE.md session 40) otherwise
+ * ran one 10 s rehearsal after another while a chain's pre-shows started.
+ */
+export const RETRY_AFTER_FAILURE_MS = 60_000;
 
 /** The program a rehearsal plays: the started (or first resumed) session's own, when it can be read. */
 async function programOf(storage: RoomStorage, sessionId: string): Promise<Program | undefined> {
@@ -44,7 +51,10 @@ export function rehearsals(
       .then(() => {
         doneAtMs = now();
       })
-      .catch((err) => log.warn({ err }, 'the warm-up rehearsal failed'))
+      .catch((err) => {
+        doneAtMs = now() - REHEARSAL_VALID_MS + RETRY_AFTER_FAILURE_MS;
+        log.warn({ err }, 'the warm-up rehearsal failed');
+      })
       .finally(() => (running = null));
     return running;
   };
