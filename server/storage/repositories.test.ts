@@ -164,4 +164,14 @@ describe.each(DIALECTS)('repositories on %s', (dialect) => {
     await store.db.updateTable('sessions').set({ theme: '"a string"' }).where('id', '=', session.id).execute();
     expect((await store.sessions.get(session.id))?.theme).toEqual({});
   });
+
+  it('lists questions added within one millisecond in the order they were added, a batch after them too', async () => {
+    const texts = Array.from({ length: 12 }, (_, i) => `Back to back ${i}?`);
+    const question = (text: string) => ({ text, choices: ['a', 'b', 'c', 'd'], correctIndex: 0, points: 10, timeLimitSeconds: 30, categories: [], mediaId: null });
+    for (const text of texts) await store.questions.create(question(text));
+    await store.questions.insertMany(store.db, [question('Batch 1?'), question('Batch 2?')]);
+    await store.questions.create(question('Last?'));
+    const listed = (await store.questions.list()).map((q) => q.text).filter((text) => texts.includes(text) || /^(Batch \d|Last)\?$/.test(text));
+    expect(listed).toEqual([...texts, 'Batch 1?', 'Batch 2?', 'Last?']);
+  });
 });
