@@ -1,7 +1,7 @@
 import type { Media, SessionMediaLink } from '../../protocol/api.js';
 import type { Kysely, Selectable } from 'kysely';
 import type { Database, MediaTable } from './schema.js';
-import { isConstraintError, newId, nowIso } from './util.js';
+import { isConstraintError, msAfter, newId, nowIso } from './util.js';
 
 /**
  * The media library (media rows and their session assignments) and the stored objects behind
@@ -176,7 +176,7 @@ export class MediaRepository {
       .select((eb) => eb.fn.max('created_at').as('latest'))
       .where('session_id', '=', sessionId)
       .executeTakeFirst();
-    const createdAt = new Date(Math.max(Date.now(), latest?.latest ? Date.parse(latest.latest) + 1 : 0)).toISOString();
+    const createdAt = new Date(msAfter(latest?.latest)).toISOString();
     try {
       await this.db.insertInto('session_media').values({ session_id: sessionId, media_id: mediaId, created_at: createdAt }).execute();
       return true;

@@ -1,7 +1,7 @@
 import type { Question } from '../../protocol/api.js';
 import type { Kysely, Selectable, Transaction } from 'kysely';
 import type { Database, QuestionTable } from './schema.js';
-import { newId, parseJson } from './util.js';
+import { msAfter, newId, parseJson } from './util.js';
 
 export type { Question };
 
@@ -71,7 +71,7 @@ export class QuestionRepository {
    */
   private async nextCreatedAtMs(db: Kysely<Database> | Transaction<Database>): Promise<number> {
     const latest = await db.selectFrom('questions').select((eb) => eb.fn.max('created_at').as('latest')).executeTakeFirst();
-    return Math.max(Date.now(), latest?.latest ? Date.parse(latest.latest) + 1 : 0);
+    return msAfter(latest?.latest);
   }
 
   async create(input: QuestionInput): Promise<Question> {

@@ -3,6 +3,12 @@ import { randomUUID } from 'node:crypto';
 export const newId = (): string => randomUUID();
 export const nowIso = (): string => new Date().toISOString();
 
+/**
+ * Now, or a millisecond after `latestIso` if that is not yet past: a creation time that sorts
+ * after the latest row's, so rows added within one millisecond keep the order they were added in.
+ */
+export const msAfter = (latestIso: string | null | undefined): number => Math.max(Date.now(), latestIso ? Date.parse(latestIso) + 1 : 0);
+
 /** JSON columns are written by us; a damaged value reads as the fallback rather than failing a request. */
 export function parseJson<T>(text: string | null | undefined, fallback: T): T {
   if (text == null) return fallback;

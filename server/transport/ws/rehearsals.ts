@@ -15,7 +15,7 @@ export const REHEARSAL_VALID_MS = 10 * 60_000;
 
 /**
  * After a failed rehearsal the next start tries again only this much later: a failure that
- * repeats (every full-size rehearsal failed for weeks, docs/PERFORMANCE.md session 40) otherwise
+ * repeats (every full-size rehearsal failed from 791f688 to session 40, docs/PERFORMANCE.md) otherwise
  * ran one 10 s rehearsal after another while a chain's pre-shows started.
  */
 export const RETRY_AFTER_FAILURE_MS = 60_000;
