@@ -53,6 +53,13 @@ describe.each(DIALECTS)('MediaRepository on %s', (dialect) => {
     expect((await store.media.listForSession(session.id)).map((m) => m.id)).toEqual(order.map((m) => m.id));
   });
 
+  it('lists media uploaded within one millisecond newest first, in the order they were added', async () => {
+    const added = [];
+    for (let i = 0; i < 12; i++) added.push((await newMedia(`obj-batch-${i}`)).id);
+    const listed = (await store.media.list()).map((m) => m.id).filter((id) => added.includes(id));
+    expect(listed).toEqual([...added].reverse());
+  });
+
   it('tracks stored objects: one claim wins, release and ready, sizes above 2 GB, expiry', async () => {
     const objects = store.media.objects;
     const object = await objects.createPending({ kind: 'large', method: 'single', declaredType: 'video/mp4', expiresAt: '2000-01-01T00:00:00.000Z' });

@@ -95,6 +95,9 @@ export class MediaRepository {
   }
 
   async create(input: MediaInput): Promise<Media> {
+    // After the newest media's time: the library lists newest first, and uploads of one batch
+    // within a millisecond were otherwise ordered by their random ids.
+    const latest = await this.db.selectFrom('media').select((eb) => eb.fn.max('created_at').as('latest')).executeTakeFirst();
     const row = {
       id: newId(),
       file_path: input.filePath,
@@ -102,7 +105,7 @@ export class MediaRepository {
       file_type: input.fileType,
       duration: input.duration,
       promotional_link: input.promotionalLink,
-      created_at: nowIso(),
+      created_at: new Date(msAfter(latest?.latest)).toISOString(),
     };
     await this.db.insertInto('media').values(row).execute();
     return toMedia(row);

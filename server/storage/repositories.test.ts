@@ -165,6 +165,12 @@ describe.each(DIALECTS)('repositories on %s', (dialect) => {
     expect((await store.sessions.get(session.id))?.theme).toEqual({});
   });
 
+  it('lists auditoriums added within one millisecond in the order they were added', async () => {
+    const added = [];
+    for (let i = 0; i < 12; i++) added.push((await store.auditoriums.create(`Screen ${i}`)).id);
+    expect((await store.auditoriums.list()).map((a) => a.id).filter((id) => added.includes(id))).toEqual(added);
+  });
+
   it('lists questions added within one millisecond in the order they were added, a batch after them too', async () => {
     const texts = Array.from({ length: 12 }, (_, i) => `Back to back ${i}?`);
     const question = (text: string) => ({ text, choices: ['a', 'b', 'c', 'd'], correctIndex: 0, points: 10, timeLimitSeconds: 30, categories: [], mediaId: null });
