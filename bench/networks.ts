@@ -216,6 +216,10 @@ export class BenchPhone {
         void this.path?.offer(message.sdp);
         return;
       }
+      if (message.type === 'datagram_candidates') {
+        void this.path?.candidates(message);
+        return;
+      }
       this.onMessage(message);
     });
   }

@@ -162,13 +162,26 @@ export interface AnswerAcceptedMessage {
 
 /**
  * The server opens a datagram path to this phone (docs/REALTIME.md "The datagram path"): a WebRTC
- * data channel, unordered and without retransmissions, offered in `sdp` (with the server's
- * candidates). The phone answers with `datagram_reply`. Sent at most once per player while the
- * path lives, only to phones whose reported round trip is slow (ping's `rttMs`).
+ * data channel, unordered and without retransmissions, offered in `sdp` (without the server's
+ * candidates: they follow in `datagram_candidates` once the reply is taken). The phone answers
+ * with `datagram_reply`. Sent at most once per player while the path lives, only to phones whose
+ * reported round trip is slow (ping's `rttMs`).
  */
 export interface DatagramOfferMessage {
   type: 'datagram_offer';
   sdp: string;
+}
+
+/**
+ * The server's candidates for the offered path (each an SDP `candidate:` attribute, for the media
+ * section `mid`), sent once the phone's `datagram_reply` is taken. Only then can the phone's
+ * connectivity checks reach the server: a handshake that began while the server was still taking
+ * the reply failed (docs/REALTIME.md "The datagram path").
+ */
+export interface DatagramCandidatesMessage {
+  type: 'datagram_candidates';
+  mid: string;
+  candidates: string[];
 }
 
 export interface ErrorMessage {
@@ -232,6 +245,7 @@ export type ServerMessage =
   | PresenceMessage
   | PongMessage
   | DatagramOfferMessage
+  | DatagramCandidatesMessage
   | ErrorMessage;
 
 export type ServerMessageType = ServerMessage['type'];

@@ -30,6 +30,7 @@ class FakePeer {
   localDescription: { type: string; sdp: string } | null = null;
   connectionState: RTCPeerConnectionState = 'new';
   closed = false;
+  candidates: RTCIceCandidateInit[] = [];
   ondatachannel: ((event: { channel: FakeChannel }) => void) | null = null;
   onconnectionstatechange: (() => void) | null = null;
   constructor(private readonly failRemote = false) {}
@@ -42,6 +43,10 @@ class FakePeer {
   }
   async setLocalDescription(description: { type: string; sdp: string }): Promise<void> {
     this.localDescription = description;
+  }
+  async addIceCandidate(candidate: RTCIceCandidateInit): Promise<void> {
+    if (candidate.candidate?.includes('unusable')) throw new Error('OperationError');
+    this.candidates.push(candidate);
   }
   close(): void {
     this.closed = true;
@@ -150,6 +155,22 @@ describe('the phone’s datagram path', () => {
     expect(path.open).toBe(false); // not until the server's channel arrives
     peers[0].openChannel();
     expect(path.open).toBe(true);
+  });
+
+  it('takes the server’s candidates after its reply, skipping one the browser refuses, and none once the path is closed', async () => {
+    const { path, peers } = harness();
+    await path.candidates({ type: 'datagram_candidates', mid: '0', candidates: ['candidate:1 1 UDP 1 127.0.0.1 4000 typ host'] });
+    expect(peers).toHaveLength(0); // nothing offered: nothing to add to
+    await path.offer('o');
+    await path.candidates({
+      type: 'datagram_candidates',
+      mid: '0',
+      candidates: ['candidate:1 1 UDP 2 unusable 4000 typ host', 'candidate:2 1 UDP 1 127.0.0.1 4000 typ host'],
+    });
+    expect(peers[0].candidates).toEqual([{ candidate: 'candidate:2 1 UDP 1 127.0.0.1 4000 typ host', sdpMid: '0' }]);
+    path.close();
+    await path.candidates({ type: 'datagram_candidates', mid: '0', candidates: ['candidate:3 1 UDP 1 127.0.0.1 4001 typ host'] });
+    expect(peers[0].candidates).toHaveLength(1);
   });
 
   it('takes only the confirmation and newer question states from the channel', async () => {

@@ -8,6 +8,8 @@
  * The server is the offerer and creates the channel; the phone answers on its socket at once,
  * without waiting for its own candidates (Chromium hides host addresses behind mDNS names and may
  * never finish gathering; the server learns the phone's address from its connectivity checks).
+ * The server's candidates come after the reply (`datagram_candidates`): the phone's checks start
+ * only once the server has taken its answer.
  * Nothing here ever throws: a path that cannot open just leaves the phone on TCP.
  *
  * While open, the path is pinged every DATAGRAM_REPEAT_MS (unless a pick is being repeated on it:
@@ -18,7 +20,7 @@
  *
  * Plain class with the peer connection injected, so it is tested without a browser.
  */
-import type { DatagramReplyMessage, PingMessage, QuestionSeenMessage, ServerMessage, SubmitAnswerMessage } from '../../protocol/index.js';
+import type { DatagramCandidatesMessage, DatagramReplyMessage, PingMessage, QuestionSeenMessage, ServerMessage, SubmitAnswerMessage } from '../../protocol/index.js';
 import { packPathPick } from '../../protocol/path-pick.js';
 import { DATAGRAM_REPEAT_MS, takeDatagram } from '../common/realtime/timings.js';
 
@@ -116,6 +118,20 @@ export class DatagramPath {
       if (!localSdp || !this.deps.signal({ type: 'datagram_reply', sdp: localSdp })) this.closeIfCurrent(own);
     } catch {
       if (peer) this.closeIfCurrent(peer);
+    }
+  }
+
+  /** The server's candidates for the path being set up: the phone's checks start. */
+  async candidates(message: DatagramCandidatesMessage): Promise<void> {
+    const peer = this.peer;
+    if (!peer) return;
+    for (const candidate of message.candidates) {
+      try {
+        await peer.addIceCandidate({ candidate, sdpMid: message.mid });
+      } catch {
+        // A candidate the browser cannot use (another address family, say): the others may do.
+      }
+      if (this.peer !== peer) return; // closed or replaced meanwhile
     }
   }
 

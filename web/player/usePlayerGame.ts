@@ -131,6 +131,10 @@ export function usePlayerGame(
         void datagramPath.offer(message.sdp);
         return;
       }
+      if (message.type === 'datagram_candidates') {
+        void datagramPath.candidates(message);
+        return;
+      }
       take(message);
     },
     [sender, take, datagramPath],

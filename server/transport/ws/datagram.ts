@@ -57,9 +57,8 @@ export const QUESTION_RESEND_MS = 200;
 export const OPEN_TIMEOUT_MS = 20_000;
 /**
  * A path that failed (or never opened) is offered again at the phone's next report, once: a
- * setup can fail for a passing reason (a DTLS handshake lost to a race, seen in the tests when
- * another WebRTC test ran beside them). A second failure within this long waits it out: a phone
- * whose UDP is blocked is not offered a path every 3 s.
+ * setup can fail for a passing reason (a lost reply, a network change). A second failure within
+ * this long waits it out: a phone whose UDP is blocked is not offered a path every 3 s.
  */
 export const REOFFER_AFTER_MS = 60_000;
 /** A question is sent again at most this long (a paused question's state has no deadline). */
@@ -104,6 +103,8 @@ interface Peer {
   open: boolean;
   /** The phone's reply was taken: a second one is refused. */
   replied: boolean;
+  /** The server's candidates, held back from the offer until the reply is taken (`datagram_candidates`). */
+  candidates: { mid: string; candidates: string[] } | null;
   openTimer: NodeJS.Timeout;
   tokens: number;
   refilledAtMs: number;
@@ -115,12 +116,27 @@ function keyOf(sessionId: string, playerId: string): string {
   return `${sessionId} ${playerId}`;
 }
 
-/** A reply's candidate lines are dropped: the server learns the phone's address from the phone's own checks, and sends checks to no address a client names. */
+/**
+ * An SDP without its candidate lines. A reply's are dropped: the server learns the phone's address
+ * from the phone's own checks, and sends checks to no address a client names. The offer's are
+ * sent after the reply is taken (`candidatesOf`, `datagram_candidates`).
+ */
 export function withoutCandidates(sdp: string): string {
   return sdp
     .split(/\r?\n/)
     .filter((line) => !line.startsWith('a=candidate:') && line !== 'a=end-of-candidates')
     .join('\r\n');
+}
+
+/**
+ * The candidates of an SDP (as `candidate:` attributes, without `a=`) and its media section's id;
+ * null when it has no candidate.
+ */
+export function candidatesOf(sdp: string): { mid: string; candidates: string[] } | null {
+  const lines = sdp.split(/\r?\n/);
+  const candidates = lines.filter((line) => line.startsWith('a=candidate:')).map((line) => line.slice(2));
+  const mid = lines.find((line) => line.startsWith('a=mid:'))?.slice(6);
+  return candidates.length > 0 && mid !== undefined ? { mid, candidates } : null;
 }
 
 export class DatagramPaths {
@@ -202,6 +218,8 @@ export class DatagramPaths {
       return errorMessage(ERROR_CODES.invalidMessage, 'Invalid datagram_reply: the SDP is not an answer to the offer');
     }
     peer.replied = true;
+    // Only now may the phone's checks reach this end (see `open`).
+    if (peer.candidates) this.deps.signal(client, { type: 'datagram_candidates', ...peer.candidates });
     return null;
   }
 
@@ -302,14 +320,21 @@ export class DatagramPaths {
     pc.onGatheringStateChange((state) => {
       if (state !== 'complete' || !peer || this.peers.get(key) !== peer) return;
       const description = pc.localDescription();
-      if (!description?.sdp.includes('a=candidate:')) {
+      const candidates = description ? candidatesOf(description.sdp) : null;
+      if (!description || !candidates) {
         // Nothing to offer: the port is taken, or no address to gather on.
         this.deps.log.warn({ port, address: this.options.address }, 'the datagram path gathered no address: no datagram paths on this instance');
         this.disabled = true;
         this.close(peer, true);
         return;
       }
-      this.deps.signal(peer.owner, { type: 'datagram_offer', sdp: description.sdp });
+      // The candidates wait for the reply. libdatachannel (0.24.5) gives an answer to the ICE
+      // agent before it keeps it for the DTLS fingerprint check: a phone whose checks had already
+      // arrived could finish ICE and send its certificate in between, and the handshake failed
+      // ("certificate verify failed"), often on a busy instance. A phone that does not know where
+      // to send its checks yet cannot.
+      peer.candidates = candidates;
+      this.deps.signal(peer.owner, { type: 'datagram_offer', sdp: withoutCandidates(description.sdp) });
     });
     pc.onStateChange((state) => {
       if ((state === 'failed' || state === 'closed') && peer && this.peers.get(key) === peer) this.close(peer, true);
@@ -334,6 +359,7 @@ export class DatagramPaths {
       channel,
       open: false,
       replied: false,
+      candidates: null,
       openTimer: setTimeout(() => {
         if (!created.open && this.peers.get(key) === created) this.close(created, true);
       }, OPEN_TIMEOUT_MS),
