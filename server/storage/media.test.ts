@@ -54,7 +54,7 @@ describe.each(DIALECTS)('MediaRepository on %s', (dialect) => {
   });
 
   it('lists media uploaded within one millisecond newest first, in the order they were added', async () => {
-    const added = [];
+    const added: string[] = [];
     for (let i = 0; i < 12; i++) added.push((await newMedia(`obj-batch-${i}`)).id);
     const listed = (await store.media.list()).map((m) => m.id).filter((id) => added.includes(id));
     expect(listed).toEqual([...added].reverse());

@@ -166,7 +166,7 @@ describe.each(DIALECTS)('repositories on %s', (dialect) => {
   });
 
   it('lists auditoriums added within one millisecond in the order they were added', async () => {
-    const added = [];
+    const added: string[] = [];
     for (let i = 0; i < 12; i++) added.push((await store.auditoriums.create(`Screen ${i}`)).id);
     expect((await store.auditoriums.list()).map((a) => a.id).filter((id) => added.includes(id))).toEqual(added);
   });
