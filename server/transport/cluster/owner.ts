@@ -34,6 +34,7 @@ export class ClusterOwner {
   private readonly taking = new Set<string>();
   private timer: NodeJS.Timeout | null = null;
   private scanning: Promise<void> | null = null;
+  private beating: Promise<void> | null = null;
   private closed = false;
   private claimsFromMs = Number.NEGATIVE_INFINITY;
   private readonly outage = new RedisOutage();
@@ -86,9 +87,23 @@ export class ClusterOwner {
   }
 
   start(): void {
-    this.timer = setInterval(() => void this.scan(), this.deps.scanMs);
+    // The beat has a timer of its own: a scan waits for the database, and a slow query there (a
+    // busy PostgreSQL) must not let the leases lapse and hand running games to another instance.
+    this.timer = setInterval(() => {
+      void this.beat();
+      void this.scan();
+    }, this.deps.scanMs);
     this.timer.unref();
     void this.scan();
+  }
+
+  /** Renews this instance's key and so its leases (or joins the renewal under way). */
+  private beat(): Promise<void> {
+    if (this.closed) return Promise.resolve();
+    this.beating ??= renewAll(this)
+      .catch((err) => this.deps.log.warn({ err }, 'cluster: renewing the leases failed'))
+      .finally(() => (this.beating = null));
+    return this.beating;
   }
 
   /** Runs one scan now (or waits for the one running). */
@@ -109,7 +124,8 @@ export class ClusterOwner {
   redisBack(): void {
     this.claimsFromMs = HeldLease.now() + this.deps.leases.ttlMs;
     this.outage.back(this.deps.clock.now());
-    // Renewed now rather than at the next scan: until then the owner publishes nothing to the other instances.
+    // Renewed now rather than at the next beat: until then the owner publishes nothing to the other instances.
+    void this.beat();
     void this.scan();
   }
 
@@ -174,7 +190,7 @@ export class ClusterOwner {
 
   private async scanOnce(): Promise<void> {
     const { keys, leases, db } = this.deps;
-    await renewAll(this);
+    await this.beat();
     const live = await db.selectFrom('sessions').select('id').where('status', '=', 'live').execute();
     const wanted = [...new Set([...live.map((r) => r.id), ...this.deps.localSessions()])].filter((id) => !this.owned.has(id) && !this.taking.has(id));
     // Only the free ones are tried (two commands): a take per session another instance owns,
@@ -279,7 +295,7 @@ export class ClusterOwner {
   async close(): Promise<void> {
     this.closed = true;
     if (this.timer) clearInterval(this.timer);
-    await atMost(this.scanning ?? Promise.resolve(), CLOSE_WAIT_MS);
+    await atMost(Promise.all([this.scanning, this.beating]), CLOSE_WAIT_MS);
     await Promise.all([...this.owned.keys()].map((id) => this.release(id)));
     this.inbox.close();
     // Gone at once for the other owners: this instance's sockets stop counting as players now.
