@@ -7,6 +7,12 @@ export default defineConfig({
     include: ['protocol/**/*.test.ts', 'server/**/*.test.ts', 'web/**/*.test.{ts,tsx}', 'e2e/**/*.test.ts', 'bench/**/*.test.ts'],
     pool: 'forks',
     maxWorkers: 2,
+    // Files share their worker's process (one import of the server per worker, not per file):
+    // importing took 190–200 s of a full run's time, 14 s so, and the suite went from 780–830 s
+    // to 620–650 s on a slow 2-core machine. A file must leave nothing behind: a promise it never
+    // awaits that rejects later now fails the run as an unhandled error (storage-outage.test.ts
+    // had two).
+    isolate: false,
     // A guard against hangs, not a speed check: a browser flow with an axe scan can take 20 s on
     // a busy 2-core machine (CI shares it), and a timing-out test must mean something is stuck.
     testTimeout: 60_000,
