@@ -210,6 +210,7 @@ describe('the datagram path', () => {
     socket.send({ type: 'ping', id: 3, rttMs: 450 });
     const { sdp } = await offered;
     expect((await socket.expectError({ type: 'datagram_reply', sdp: 'not an sdp at all' })).message).toMatch(/not an answer/);
+    expect(socket.types()).not.toContain('datagram_candidates'); // a refused reply brings none
     const path = new PhonePath();
     paths.push(path);
     const candidates = socket.next('datagram_candidates');
