@@ -63,7 +63,9 @@ export class TestSocket {
       if (found) return found;
       const left = deadline - Date.now();
       if (left <= 0) {
-        throw new Error(`timed out waiting for a message; got: ${this.messages.map((m) => m.type).join(', ')}`);
+        // An error's code and text too: a refusal is what a test most needs to read after a timeout.
+        const got = this.messages.map((m) => (m.type === 'error' ? `error (${m.code}: ${m.message})` : m.type));
+        throw new Error(`timed out waiting for a message; got: ${got.join(', ')}`);
       }
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, left);
