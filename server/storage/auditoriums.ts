@@ -1,7 +1,7 @@
 import type { Auditorium } from '../../protocol/api.js';
 import type { Kysely, Selectable } from 'kysely';
 import type { AuditoriumTable, Database } from './schema.js';
-import { msAfter, newId } from './util.js';
+import { newId, nextCreatedAtMs } from './util.js';
 
 export type { Auditorium };
 
@@ -43,12 +43,10 @@ export class AuditoriumRepository {
   }
 
   async create(name: string): Promise<Auditorium> {
-    // After the newest auditorium's time: they are listed in the order they were added.
-    const latest = await this.db.selectFrom('auditoriums').select((eb) => eb.fn.max('created_at').as('latest')).executeTakeFirst();
     const row = {
       id: newId(),
       name,
-      created_at: new Date(msAfter(latest?.latest)).toISOString(),
+      created_at: new Date(await nextCreatedAtMs(this.db, 'auditoriums')).toISOString(),
       pre_show_session_id: null,
       pre_show_lead_minutes: PRE_SHOW_DEFAULTS.leadMinutes,
       pre_show_end_minutes: PRE_SHOW_DEFAULTS.endMinutes,

@@ -1,7 +1,7 @@
 import type { Media, SessionMediaLink } from '../../protocol/api.js';
 import type { Kysely, Selectable } from 'kysely';
 import type { Database, MediaTable } from './schema.js';
-import { isConstraintError, msAfter, newId, nowIso } from './util.js';
+import { isConstraintError, msAfter, newId, nextCreatedAtMs, nowIso } from './util.js';
 
 /**
  * The media library (media rows and their session assignments) and the stored objects behind
@@ -72,8 +72,8 @@ export class MediaRepository {
   private readonly db: Kysely<MediaDatabase>;
   readonly objects: MediaObjectRepository;
 
-  constructor(db: Kysely<Database>) {
-    this.db = db as unknown as Kysely<MediaDatabase>;
+  constructor(private readonly base: Kysely<Database>) {
+    this.db = base as unknown as Kysely<MediaDatabase>;
     this.objects = new MediaObjectRepository(this.db);
   }
 
@@ -95,9 +95,6 @@ export class MediaRepository {
   }
 
   async create(input: MediaInput): Promise<Media> {
-    // After the newest media's time: the library lists newest first, and uploads of one batch
-    // within a millisecond were otherwise ordered by their random ids.
-    const latest = await this.db.selectFrom('media').select((eb) => eb.fn.max('created_at').as('latest')).executeTakeFirst();
     const row = {
       id: newId(),
       file_path: input.filePath,
@@ -105,7 +102,7 @@ export class MediaRepository {
       file_type: input.fileType,
       duration: input.duration,
       promotional_link: input.promotionalLink,
-      created_at: new Date(msAfter(latest?.latest)).toISOString(),
+      created_at: new Date(await nextCreatedAtMs(this.base, 'media')).toISOString(),
     };
     await this.db.insertInto('media').values(row).execute();
     return toMedia(row);

@@ -1,7 +1,7 @@
 import type { Question } from '../../protocol/api.js';
 import type { Kysely, Selectable, Transaction } from 'kysely';
 import type { Database, QuestionTable } from './schema.js';
-import { msAfter, newId, parseJson } from './util.js';
+import { newId, nextCreatedAtMs, parseJson } from './util.js';
 
 export type { Question };
 
@@ -65,17 +65,8 @@ export class QuestionRepository {
     return rows.map(toQuestion);
   }
 
-  /**
-   * A creation time after every question's: the bank is listed (and exported) by creation, and
-   * questions added within one millisecond were otherwise ordered by their random ids.
-   */
-  private async nextCreatedAtMs(db: Kysely<Database> | Transaction<Database>): Promise<number> {
-    const latest = await db.selectFrom('questions').select((eb) => eb.fn.max('created_at').as('latest')).executeTakeFirst();
-    return msAfter(latest?.latest);
-  }
-
   async create(input: QuestionInput): Promise<Question> {
-    const row = { id: newId(), created_at: new Date(await this.nextCreatedAtMs(this.db)).toISOString(), ...toRow(input) };
+    const row = { id: newId(), created_at: new Date(await nextCreatedAtMs(this.db, 'questions')).toISOString(), ...toRow(input) };
     await this.db.insertInto('questions').values(row).execute();
     return toQuestion(row);
   }
@@ -91,7 +82,7 @@ export class QuestionRepository {
    * Creation times step by a millisecond each, so the bank (ordered by creation) keeps the file's order.
    */
   async insertMany(db: Kysely<Database> | Transaction<Database>, inputs: QuestionInput[], ids?: string[]): Promise<void> {
-    const base = await this.nextCreatedAtMs(db);
+    const base = await nextCreatedAtMs(db, 'questions');
     const rows = inputs.map((input, i) => ({ id: ids?.[i] ?? newId(), created_at: new Date(base + i).toISOString(), ...toRow(input) }));
     // 9 values a row: 500 rows stay far below SQLite's and PostgreSQL's bound-parameter limits.
     for (let i = 0; i < rows.length; i += INSERT_CHUNK_ROWS) {

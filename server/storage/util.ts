@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { Database } from './schema.js';
 
 export const newId = (): string => randomUUID();
 export const nowIso = (): string => new Date().toISOString();
@@ -8,6 +10,15 @@ export const nowIso = (): string => new Date().toISOString();
  * after the latest row's, so rows added within one millisecond keep the order they were added in.
  */
 export const msAfter = (latestIso: string | null | undefined): number => Math.max(Date.now(), latestIso ? Date.parse(latestIso) + 1 : 0);
+
+/**
+ * A creation time (ms) for a new row of a table listed by creation: after its newest row's
+ * (`msAfter`), so rows added within one millisecond list in the order they were added.
+ */
+export async function nextCreatedAtMs(db: Kysely<Database>, table: 'auditoriums' | 'media' | 'questions'): Promise<number> {
+  const latest = await db.selectFrom(table).select((eb) => eb.fn.max('created_at').as('latest')).executeTakeFirst();
+  return msAfter(latest?.latest);
+}
 
 /** JSON columns are written by us; a damaged value reads as the fallback rather than failing a request. */
 export function parseJson<T>(text: string | null | undefined, fallback: T): T {
