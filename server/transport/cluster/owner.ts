@@ -18,7 +18,7 @@ import { HeldLease } from './lease.js';
 import { CLOSE_WAIT_MS, type Owned, type OwnerDeps, atMost } from './owned.js';
 import { dropDeadMembers, reconcile, renewAll } from './owner-upkeep.js';
 import { redisClockOffset } from './redis-clock.js';
-import { RedisOutage, RelayWatch, revealWaits } from './relay-hold.js';
+import { REJOIN_WAIT_MS, RedisOutage, RelayWatch, revealWaits } from './relay-hold.js';
 import { PlayerRoutes } from './routes.js';
 import type { LocalFrames } from './relay.js';
 
@@ -37,6 +37,8 @@ export class ClusterOwner {
   private beating: Promise<void> | null = null;
   private closed = false;
   private claimsFromMs = Number.NEGATIVE_INFINITY;
+  /** Until then no other instance is taken for dead (its key may have lapsed in a Redis outage). */
+  private deathsFromMs = Number.NEGATIVE_INFINITY;
   private readonly outage = new RedisOutage();
   /** Every owned session's inbox, read by one blocked read (inbox-reader.ts). */
   private readonly inbox: InboxReader;
@@ -123,6 +125,10 @@ export class ClusterOwner {
    */
   redisBack(): void {
     this.claimsFromMs = HeldLease.now() + this.deps.leases.ttlMs;
+    // Every instance's key lapsed in an outage longer than a lease, and the others reconnect on
+    // their own schedule: until they have had time to beat again (and relay what they held for a
+    // held reveal, relay-hold.ts), their sockets still count.
+    this.deathsFromMs = HeldLease.now() + Math.max(this.deps.leases.ttlMs, REJOIN_WAIT_MS);
     this.outage.back(this.deps.clock.now());
     // Renewed now rather than at the next beat: until then the owner publishes nothing to the other instances.
     void this.beat();
@@ -132,6 +138,7 @@ export class ClusterOwner {
   /** Redis is away: a claim now would wait in the command queue and race the owner when it returns. */
   redisDown(): void {
     this.claimsFromMs = Number.POSITIVE_INFINITY;
+    this.deathsFromMs = Number.POSITIVE_INFINITY;
     this.outage.down(this.deps.clock.now());
   }
 
@@ -200,7 +207,7 @@ export class ClusterOwner {
     // lives on a busy machine, and the next scans must renew the lease meanwhile.
     wanted.forEach((id, i) => free[i] && this.claim(id));
     await reconcile(this, new Set(live.map((r) => r.id)));
-    await dropDeadMembers(this);
+    if (HeldLease.now() >= this.deathsFromMs) await dropDeadMembers(this);
   }
 
   private async tryTake(sessionId: string): Promise<void> {

@@ -23,6 +23,51 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const ticks = (socket: TestSocket, from = 0) => socket.messages.slice(from).filter((m) => m.type === 'timer_tick');
 const isQuestion = (m: AnyMessage) => m.type === 'session_state' && m.phase === 'question';
 
+/** A game of one question on two instances, started, with the owner known: its own instance and the other. */
+async function startedGame(servers: TestServer[], text: string, timeLimitSeconds: number) {
+  const api = new TestApi(servers[0]);
+  await api.login();
+  const game: Game = await createGame(servers[0], api, { items: [{ question: { text, correctIndex: 1, points: 1000, timeLimitSeconds } }], players: 3 });
+  const first = await player(servers[0], game, 0);
+  const ownerIndex = () => servers.findIndex((s) => s.server.realtime.cluster?.owner.epochOf(game.sessionId) !== undefined);
+  await waitUntil('an owner', () => ownerIndex() >= 0);
+  const owner = servers[ownerIndex()];
+  const other = servers[1 - ownerIndex()];
+  // Player 0 on the owner's instance, player 1 on the other one.
+  const local = owner === servers[0] ? first : (await first.close(), await player(owner, game, 0));
+  const remote = await player(other, game, 1);
+  expect((await api.post(`/api/admin/sessions/${game.sessionId}/start`, {})).status).toBe(200);
+  const open = await local.waitFor(isQuestion, { timeoutMs: 15_000 });
+  await remote.waitFor(isQuestion, { timeoutMs: 15_000 });
+  return { game, owner, other, local, remote, endsAt: open.endsAt as number, question: game.questions[0] };
+}
+
+type Started = Awaited<ReturnType<typeof startedGame>>;
+
+/** The answer `remote` sent at `sentAt` (its messages from `from` on) is told counted, stored with its time at its instance. */
+async function expectCountedByItsStamp(started: Started, from: number, sentAt: number): Promise<void> {
+  const { game, owner, local, remote, question, endsAt } = started;
+  // Told its result: by `answer_result`, or, when that was published before this instance had
+  // subscribed again (pub/sub keeps nothing), by the reveal's fresh state, which carries it.
+  const told = await remote.waitFor(
+    (m) => m.type === 'answer_result' || (m.type === 'session_state' && m.phase === 'reveal' && m.answerResult != null),
+    { from, timeoutMs: 10_000 },
+  );
+  const result = told.type === 'answer_result' ? told : { ...told.answerResult, questionId: told.question?.id };
+  expect(result).toMatchObject({ isCorrect: true, questionId: question.id });
+  expect(result.pointsEarned).toBeGreaterThan(0);
+  await local.waitFor((m) => m.type === 'question_end', { timeoutMs: 5_000 });
+  const row = await owner.server.deps.store.db
+    .selectFrom('answers')
+    .select(['elapsed_ms'])
+    .where('session_id', '=', game.sessionId)
+    .where('player_id', '=', game.players[1].id)
+    .executeTakeFirstOrThrow();
+  // Timed by when it reached its instance, before the deadline.
+  expect(row.elapsed_ms).toBeLessThanOrEqual(6_000);
+  expect(row.elapsed_ms).toBeGreaterThanOrEqual(sentAt - (endsAt - 6_000) - 100);
+}
+
 describe('Redis cut: the owner runs on (2 instances)', () => {
   let cluster: ProxiedCluster;
   let proxy: CuttableProxy;
@@ -37,27 +82,8 @@ describe('Redis cut: the owner runs on (2 instances)', () => {
     await cluster?.close();
   });
 
-  /** A game of one question, started, with the owner known: its own instance and the other. */
-  async function startedGame(text: string, timeLimitSeconds: number) {
-    const api = new TestApi(servers[0]);
-    await api.login();
-    const game: Game = await createGame(servers[0], api, { items: [{ question: { text, correctIndex: 1, points: 1000, timeLimitSeconds } }], players: 3 });
-    const first = await player(servers[0], game, 0);
-    const ownerIndex = () => servers.findIndex((s) => s.server.realtime.cluster?.owner.epochOf(game.sessionId) !== undefined);
-    await waitUntil('an owner', () => ownerIndex() >= 0);
-    const owner = servers[ownerIndex()];
-    const other = servers[1 - ownerIndex()];
-    // Player 0 on the owner's instance, player 1 on the other one.
-    const local = owner === servers[0] ? first : (await first.close(), await player(owner, game, 0));
-    const remote = await player(other, game, 1);
-    expect((await api.post(`/api/admin/sessions/${game.sessionId}/start`, {})).status).toBe(200);
-    const open = await local.waitFor(isQuestion, { timeoutMs: 15_000 });
-    await remote.waitFor(isQuestion, { timeoutMs: 15_000 });
-    return { game, owner, other, local, remote, endsAt: open.endsAt as number, question: game.questions[0] };
-  }
-
   it('keeps ticks, confirmations and reconnects going on the owner’s instance; the other catches up once Redis is back', { timeout: 60_000 }, async () => {
-    const { game, owner, other, local, remote, question, endsAt } = await startedGame('Through the cut?', 60);
+    const { game, owner, other, local, remote, question, endsAt } = await startedGame(servers, 'Through the cut?', 60);
     // Redis up: each tick reaches a phone on the owner's instance once (directly, not again through Redis).
     await local.waitFor((m) => m.type === 'timer_tick', { from: local.messages.length, timeoutMs: 3_000 });
     await sleep(1_200);
@@ -121,7 +147,8 @@ describe('Redis cut: the owner runs on (2 instances)', () => {
   });
 
   it('counts an answer the other instance took before a deadline that fell in the cut, scored by its stamp', { timeout: 60_000 }, async () => {
-    const { game, owner, local, remote, endsAt, question } = await startedGame('Deadline in the cut?', 6);
+    const started = await startedGame(servers, 'Deadline in the cut?', 6);
+    const { local, remote, endsAt, question } = started;
     await sleep(Math.max(0, endsAt - Date.now() - 2_500));
     await proxy.cut();
     const sentAt = Date.now();
@@ -139,25 +166,46 @@ describe('Redis cut: the owner runs on (2 instances)', () => {
     expect(remote.types()).not.toContain('question_end');
 
     await proxy.restore();
-    // Told its result: by `answer_result`, or, when that was published before this instance had
-    // subscribed again (pub/sub keeps nothing), by the reveal's fresh state, which carries it.
-    const told = await remote.waitFor(
-      (m) => m.type === 'answer_result' || (m.type === 'session_state' && m.phase === 'reveal' && m.answerResult != null),
-      { from, timeoutMs: 10_000 },
-    );
-    const result = told.type === 'answer_result' ? told : { ...told.answerResult, questionId: told.question?.id };
-    expect(result).toMatchObject({ isCorrect: true, questionId: question.id });
-    expect(result.pointsEarned).toBeGreaterThan(0);
-    await local.waitFor((m) => m.type === 'question_end', { timeoutMs: 5_000 });
-    const row = await owner.server.deps.store.db
-      .selectFrom('answers')
-      .select(['elapsed_ms'])
-      .where('session_id', '=', game.sessionId)
-      .where('player_id', '=', game.players[1].id)
-      .executeTakeFirstOrThrow();
-    // Timed by when it reached its instance, before the deadline.
-    expect(row.elapsed_ms).toBeLessThanOrEqual(6_000);
-    expect(row.elapsed_ms).toBeGreaterThanOrEqual(sentAt - (endsAt - 6_000) - 100);
+    await expectCountedByItsStamp(started, from, sentAt);
+    for (const s of [local, remote]) s.close();
+  });
+});
+
+describe('Redis back on the owner’s instance before the other’s (2 instances, a proxy each)', () => {
+  let cluster: ProxiedCluster;
+
+  beforeAll(async () => {
+    cluster = await startProxiedCluster(2, { perInstance: true });
+  }, 60_000);
+
+  afterAll(async () => {
+    await cluster?.close();
+  });
+
+  // The instances reconnect each on its own schedule (up to half a second apart), and each one's key
+  // lapsed in the cut: the owner, back first, must not take the other for dead and reveal without it.
+  it('still waits for, and counts, the answer the other instance took in time', { timeout: 60_000 }, async () => {
+    const { servers, proxies } = cluster;
+    const started = await startedGame(servers, 'Back unevenly?', 6);
+    const { game, owner, other, local, remote, endsAt, question } = started;
+    const ownerProxy = proxies[servers.indexOf(owner)];
+    const otherProxy = proxies[servers.indexOf(other)];
+    await sleep(Math.max(0, endsAt - Date.now() - 2_500));
+    await Promise.all([ownerProxy.cut(), otherProxy.cut()]);
+    const sentAt = Date.now();
+    const from = remote.messages.length;
+    remote.send({ type: 'submit_answer', questionId: question.id, selectedIndex: 1, answerId: 'uneven-1' });
+    await sleep(endsAt - Date.now() + 2_500);
+    expect(local.types()).not.toContain('question_end');
+
+    await ownerProxy.restore();
+    // The owner holds its lease again (it beat after Redis came back), and scans on meanwhile.
+    await waitUntil('the owner publishes again', () => owner.server.realtime.cluster?.owner.mayPublish(game.sessionId) !== undefined);
+    await sleep(800);
+    // The other instance is still away: its key lapsed, but it is not dead, and the reveal still waits.
+    expect(local.types()).not.toContain('question_end');
+    await otherProxy.restore();
+    await expectCountedByItsStamp(started, from, sentAt);
     for (const s of [local, remote]) s.close();
   });
 });

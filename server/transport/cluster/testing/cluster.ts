@@ -18,8 +18,11 @@ export interface TestCluster {
 export const TEST_LEASE_TTL_MS = 1_500;
 export const TEST_SCAN_MS = 200;
 
-/** `redisUrl`: the fault tests reach Redis through a cuttable proxy (proxied-cluster.ts); `env`: more settings for every instance. */
-export async function startTestCluster(size: number, redisUrl = TEST_REDIS_URL, env: Record<string, string> = {}): Promise<TestCluster> {
+/**
+ * `redisUrl`: the fault tests reach Redis through a cuttable proxy (proxied-cluster.ts), one for
+ * all instances or one each (a list, by instance); `env`: more settings for every instance.
+ */
+export async function startTestCluster(size: number, redisUrl: string | string[] = TEST_REDIS_URL, env: Record<string, string> = {}): Promise<TestCluster> {
   const database = await createTestDatabase('postgres');
   const prefix = uniquePrefix();
   const servers: TestServer[] = [];
@@ -28,7 +31,7 @@ export async function startTestCluster(size: number, redisUrl = TEST_REDIS_URL, 
       await startTestServer({
         database,
         // As behind the load balancer (on this machine): its X-Forwarded-For names the client.
-        env: { REDIS_URL: redisUrl, INSTANCE_ID: `node-${i + 1}`, TRUST_PROXY: 'loopback', ...env },
+        env: { REDIS_URL: Array.isArray(redisUrl) ? redisUrl[i] : redisUrl, INSTANCE_ID: `node-${i + 1}`, TRUST_PROXY: 'loopback', ...env },
         cluster: { keyPrefix: prefix, leaseTtlMs: TEST_LEASE_TTL_MS, scanMs: TEST_SCAN_MS },
         realtime: { rehearsalPlayers: 0 },
         // Frozen: the failed-login tests must not see a 1 s wait run out on a loaded machine.
