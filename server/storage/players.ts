@@ -2,7 +2,7 @@ import type { Player } from '../../protocol/api.js';
 import { type Kysely, type Selectable, sql } from 'kysely';
 import type { Database, PlayerTable } from './schema.js';
 import type { SQLiteDatabase, SQLiteStatement } from './sqlite-driver.js';
-import { newId, nowIso } from './util.js';
+import { newId, nowIso, textParam } from './util.js';
 
 export type { Player };
 
@@ -115,9 +115,9 @@ export class PlayerRepository {
       .innerJoin('sessions as s', 's.id', 't.session_id')
       .selectAll('p')
       .select(['s.status as session_status', 's.ended_at as session_ended_at'])
-      .where('t.token_hash', '=', tokenHash)
-      .where('p.id', '=', playerId)
-      .where('t.session_id', '=', sessionId)
+      .where('t.token_hash', '=', textParam(tokenHash))
+      .where('p.id', '=', textParam(playerId))
+      .where('t.session_id', '=', textParam(sessionId))
       .executeTakeFirst();
     if (!row) return { ok: false, why: 'invalid' };
     if (row.kicked === 1) return { ok: false, why: 'kicked' };
@@ -229,7 +229,7 @@ class BatchedSqliteRegistrations {
   private registerOne(r: Registration): RegistrationOutcome {
     const st = (this.statements ??= {
       held: this.sqlite.prepare(
-        'select p.* from player_tokens as t inner join players as p on p.id = t.player_id where t.token_hash = ? and t.session_id = ? limit 1',
+        'select p.* from player_tokens as t inner join players as p on p.id = t.player_id where t.token_hash = cast(? as text) and t.session_id = cast(? as text) limit 1',
       ),
       email: this.sqlite.prepare('select kicked from players where email_key = ? limit 1'),
       last: this.sqlite.prepare('select max(join_order) as last from players where session_id = ?'),

@@ -1,7 +1,8 @@
-import { type Kysely, type Transaction } from 'kysely';
+import { type Kysely, type Transaction, sql } from 'kysely';
 import { screenNameSql } from './players.js';
 import type { Database } from './schema.js';
 import type { SQLiteDatabase, SQLiteStatement } from './sqlite-driver.js';
+import { textParam } from './util.js';
 
 export interface ScoreRow {
   playerId: string;
@@ -63,9 +64,10 @@ export class ScoreRepository {
       .selectFrom('scores as s')
       .innerJoin('players as p', 'p.id', 's.player_id')
       .select(['s.player_id', screenNameSql.as('name'), 's.points_total', 's.reached_at'])
-      .where('s.session_id', '=', sessionId)
+      .where('s.session_id', '=', textParam(sessionId))
       // A late game write may land after a kick took the score away: a kicked player never ranks.
-      .where('p.kicked', '=', 0)
+      // A literal: a bound 0 or 1 in a join re-prepares it on every run too (textParam).
+      .where('p.kicked', '=', sql.lit(0))
       .orderBy('s.points_total', 'desc')
       .orderBy('s.reached_at')
       .orderBy('s.player_id')
