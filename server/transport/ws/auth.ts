@@ -67,21 +67,27 @@ export async function authenticateConnection(query: URLSearchParams, { store, ad
   const outage = (err: unknown) => knownPlayers !== undefined && storageFaultCause(err) !== undefined;
   // While the database is down (DESIGN §16), a session this instance has let phones into is known to exist.
   const sessionKnown = () => knownPlayers?.hasSession(connect.sessionId) === true;
-  let sessionExists: boolean;
-  if (store.handle.health.isDown && sessionKnown()) sessionExists = true;
-  else {
+  const sessionExists = async (): Promise<boolean> => {
+    if (store.handle.health.isDown && sessionKnown()) return true;
     try {
-      sessionExists = (await store.sessions.get(connect.sessionId)) !== undefined;
+      return (await store.sessions.get(connect.sessionId)) !== undefined;
     } catch (err) {
       if (!outage(err) || !sessionKnown()) throw err;
-      sessionExists = true;
+      return true;
     }
+  };
+  const sessionNotFound = () => refuse(CLOSE_CODES.notFound, 'Session not found');
+  if (connect.type !== 'player') {
+    if (!(await sessionExists())) return sessionNotFound();
+    return { ok: true, sessionId: connect.sessionId, role: connect.type, playerId: null, name: null, adminToken };
   }
-  if (!sessionExists) return refuse(CLOSE_CODES.notFound, 'Session not found');
-  if (connect.type !== 'player') return { ok: true, sessionId: connect.sessionId, role: connect.type, playerId: null, name: null, adminToken };
 
+  // A phone's session is read only when its token does not let it in: a token is stored against its
+  // session, so one that checks out proves the session exists (one read a phone in a reconnect storm).
   const { playerId, playerToken } = connect;
-  if (unusableId(playerId) || playerToken.length > MAX_ID_LENGTH) return refuse(CLOSE_CODES.unauthorized, 'Invalid player token');
+  if (unusableId(playerId) || playerToken.length > MAX_ID_LENGTH) {
+    return (await sessionExists()) ? refuse(CLOSE_CODES.unauthorized, 'Invalid player token') : sessionNotFound();
+  }
   const tokenHash = hashToken(playerToken);
   const accept = (player: { id: string; name: string }): ConnectionAuth => ({ ok: true, sessionId: connect.sessionId, role: 'player', playerId: player.id, name: player.name });
   // Storage down: a phone coming back with the token it was let in with is checked here, without a read.
@@ -89,7 +95,6 @@ export async function authenticateConnection(query: URLSearchParams, { store, ad
   if (known) return accept(known);
   let check;
   try {
-    // The token first: a phone that belongs here (every one of a reconnect storm) costs one lookup.
     // Checked against this session: a token opens only the game it was issued for (DESIGN §15).
     check = await store.players.checkToken(playerId, tokenHash, connect.sessionId);
   } catch (err) {
@@ -100,6 +105,7 @@ export async function authenticateConnection(query: URLSearchParams, { store, ad
   if (!check.ok) {
     if (check.why === 'kicked') return refuse(CLOSE_CODES.removed, REMOVED_BY_HOST);
     if (check.why === 'expired') return refuse(CLOSE_CODES.unauthorized, 'Player token expired');
+    if (!(await sessionExists())) return sessionNotFound();
     return (await store.players.get(playerId)) ? refuse(CLOSE_CODES.unauthorized, 'Invalid player token') : refuse(CLOSE_CODES.notFound, 'Player not found');
   }
   const player = { id: check.player.id, name: screenName(check.player) };

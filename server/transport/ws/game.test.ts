@@ -272,6 +272,9 @@ describe.each(DIALECTS)('a full game over /ws on %s', (dialect) => {
       // A NUL in an id closed with 1011 on PostgreSQL (its text type refuses NUL); found by the fuzz.
       [{ type: 'display', sessionId: `${sessionId}\0` }, CLOSE_CODES.notFound, 'Session not found'],
       [{ type: 'player', sessionId, playerId: '\0', playerToken: p1.playerToken }, CLOSE_CODES.unauthorized, 'Invalid player token'],
+      // A phone's session is read only once its token failed: a missing session is still named first.
+      [{ type: 'player', sessionId: 'no-such-session', playerId: '\0', playerToken: p1.playerToken }, CLOSE_CODES.notFound, 'Session not found'],
+      [{ type: 'player', sessionId: 'no-such-session', playerId: 'nobody', playerToken: p1.playerToken }, CLOSE_CODES.notFound, 'Session not found'],
     ];
     for (const [query, code, reason] of refusals) {
       const socket = await TestSocket.open(baseUrl, query);
