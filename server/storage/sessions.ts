@@ -1,5 +1,5 @@
 import type { NicknameMode, PrizeDrawSettings, Session, Theme } from '../../protocol/api.js';
-import type { Kysely, Selectable } from 'kysely';
+import { type CompiledQuery, type Kysely, type Selectable } from 'kysely';
 import type { Database, SessionTable } from './schema.js';
 import { newId, nowIso, parseJson } from './util.js';
 
@@ -73,7 +73,15 @@ export function toSession(row: SessionRow): Session {
 }
 
 export class SessionRepository {
-  constructor(private readonly db: Kysely<Database>) {}
+  /**
+   * `get` compiled once: it runs for every registration, admin request and screen's connect, and
+   * building and compiling the same query each time cost more than running it (issue 26's setup).
+   */
+  private readonly byId: CompiledQuery<SessionRow>;
+
+  constructor(private readonly db: Kysely<Database>) {
+    this.byId = db.selectFrom('sessions').select(SESSION_COLUMNS).where('id', '=', '').compile();
+  }
 
   async list(): Promise<Session[]> {
     const rows = await this.db.selectFrom('sessions').select(SESSION_COLUMNS).orderBy('created_at', 'desc').orderBy('id').execute();
@@ -81,8 +89,8 @@ export class SessionRepository {
   }
 
   async get(id: string): Promise<Session | undefined> {
-    const row = await this.db.selectFrom('sessions').select(SESSION_COLUMNS).where('id', '=', id).executeTakeFirst();
-    return row && toSession(row);
+    const { rows } = await this.db.executeQuery<SessionRow>({ ...this.byId, parameters: [id] });
+    return rows[0] && toSession(rows[0]);
   }
 
   async listByStatus(status: SessionStatus): Promise<Session[]> {
