@@ -14,7 +14,7 @@
  */
 import WebSocket from 'ws';
 import { CLOSE_CODES } from '../../../protocol/index.js';
-import type { Client, Hub } from './hub.js';
+import { type Client, type Hub, pingClient } from './hub.js';
 
 export interface HeartbeatOptions {
   /** A socket silent this long is pinged, and dropped if it stays silent this long again. */
@@ -55,7 +55,7 @@ export function startHeartbeat(hub: Hub, options: HeartbeatOptions): () => void 
       if (now - client.heardAtMs < pingIntervalMs || client.socket.readyState !== WebSocket.OPEN) continue;
       client.pingSentAtMs = now;
       checksSincePing.set(client, 0);
-      client.socket.ping();
+      pingClient(client);
     }
   }, pingIntervalMs / CHECKS_PER_INTERVAL);
 
