@@ -2,7 +2,7 @@ import type { Player } from '../../protocol/api.js';
 import { type Kysely, type Selectable, sql } from 'kysely';
 import type { Database, PlayerTable } from './schema.js';
 import type { SQLiteDatabase, SQLiteStatement } from './sqlite-driver.js';
-import { newId, nowIso, textParam } from './util.js';
+import { compiledOnce, newId, nowIso, textParam } from './util.js';
 
 export type { Player };
 
@@ -53,6 +53,8 @@ export type TokenCheck = { ok: true; player: Player } | { ok: false; why: 'inval
 
 export class PlayerRepository {
   private readonly batched: BatchedSqliteRegistrations | undefined;
+  /** `checkToken`'s read, compiled once: every phone's connect runs it (a reconnect storm, ten thousand). */
+  private readonly tokenRow;
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -60,6 +62,17 @@ export class PlayerRepository {
     sqlite?: SQLiteDatabase,
   ) {
     this.batched = sqlite && new BatchedSqliteRegistrations(db, sqlite);
+    this.tokenRow = compiledOnce(db, (slot: (name: 'tokenHash' | 'playerId' | 'sessionId') => string) =>
+      db
+        .selectFrom('player_tokens as t')
+        .innerJoin('players as p', 'p.id', 't.player_id')
+        .innerJoin('sessions as s', 's.id', 't.session_id')
+        .selectAll('p')
+        .select(['s.status as session_status', 's.ended_at as session_ended_at'])
+        .where('t.token_hash', '=', textParam(slot('tokenHash')))
+        .where('p.id', '=', textParam(slot('playerId')))
+        .where('t.session_id', '=', textParam(slot('sessionId'))),
+    );
   }
 
   async list(): Promise<Player[]> {
@@ -109,16 +122,7 @@ export class PlayerRepository {
 
   /** Whether a token lets this player into this session now: issued for it, not kicked, not expired. */
   async checkToken(playerId: string, tokenHash: string, sessionId: string, nowMs = Date.now()): Promise<TokenCheck> {
-    const row = await this.db
-      .selectFrom('player_tokens as t')
-      .innerJoin('players as p', 'p.id', 't.player_id')
-      .innerJoin('sessions as s', 's.id', 't.session_id')
-      .selectAll('p')
-      .select(['s.status as session_status', 's.ended_at as session_ended_at'])
-      .where('t.token_hash', '=', textParam(tokenHash))
-      .where('p.id', '=', textParam(playerId))
-      .where('t.session_id', '=', textParam(sessionId))
-      .executeTakeFirst();
+    const [row] = (await this.tokenRow({ tokenHash, playerId, sessionId })).rows;
     if (!row) return { ok: false, why: 'invalid' };
     if (row.kicked === 1) return { ok: false, why: 'kicked' };
     const { session_status: status, session_ended_at: endedAt, ...player } = row;

@@ -1,7 +1,7 @@
 import type { NicknameMode, PrizeDrawSettings, Session, Theme } from '../../protocol/api.js';
-import { type CompiledQuery, type Kysely, type Selectable } from 'kysely';
+import type { Kysely, QueryResult, Selectable } from 'kysely';
 import type { Database, SessionTable } from './schema.js';
-import { newId, nowIso, parseJson } from './util.js';
+import { compiledOnce, newId, nowIso, parseJson } from './util.js';
 
 export type { Session };
 export type SessionStatus = SessionTable['status'];
@@ -73,14 +73,11 @@ export function toSession(row: SessionRow): Session {
 }
 
 export class SessionRepository {
-  /**
-   * `get` compiled once: it runs for every registration, admin request and screen's connect, and
-   * building and compiling the same query each time cost more than running it (issue 26's setup).
-   */
-  private readonly byId: CompiledQuery<SessionRow>;
+  /** `get`, compiled once: it runs for every registration, admin request and screen's connect. */
+  private readonly byId: (values: { id: string }) => Promise<QueryResult<SessionRow>>;
 
   constructor(private readonly db: Kysely<Database>) {
-    this.byId = db.selectFrom('sessions').select(SESSION_COLUMNS).where('id', '=', '').compile();
+    this.byId = compiledOnce(db, (slot) => db.selectFrom('sessions').select(SESSION_COLUMNS).where('id', '=', slot('id')));
   }
 
   async list(): Promise<Session[]> {
@@ -89,7 +86,7 @@ export class SessionRepository {
   }
 
   async get(id: string): Promise<Session | undefined> {
-    const { rows } = await this.db.executeQuery<SessionRow>({ ...this.byId, parameters: [id] });
+    const { rows } = await this.byId({ id });
     return rows[0] && toSession(rows[0]);
   }
 

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { type Kysely, type RawBuilder, sql } from 'kysely';
+import { type Compilable, type Kysely, type QueryResult, type RawBuilder, sql } from 'kysely';
 import type { Database } from './schema.js';
 
 export const newId = (): string => randomUUID();
@@ -13,6 +13,24 @@ export const nowIso = (): string => new Date().toISOString();
  * databases: the columns compared are text.
  */
 export const textParam = (value: string): RawBuilder<string> => sql<string>`cast(${value} as text)`;
+
+/** Marks a slot's placeholder value in a query compiled once (`compiledOnce`): no id or token starts with a NUL. */
+const SLOT = '\u0000slot:';
+
+/**
+ * A hot read compiled once and run with each call's values (a token check at every phone's
+ * connect, the session at every registration): Kysely builds and compiles a query anew on every
+ * call, which cost more than running it. `build` names its parameters with `slot(name)`; every
+ * other parameter keeps the value it was compiled with.
+ */
+export function compiledOnce<R, K extends string>(
+  db: Kysely<Database>,
+  build: (slot: (name: K) => string) => Compilable<R>,
+): (values: Record<K, string>) => Promise<QueryResult<R>> {
+  const compiled = build((name) => SLOT + name).compile();
+  const names = compiled.parameters.map((p) => (typeof p === 'string' && p.startsWith(SLOT) ? (p.slice(SLOT.length) as K) : null));
+  return (values) => db.executeQuery<R>({ ...compiled, parameters: compiled.parameters.map((p, i) => (names[i] === null ? p : values[names[i]!])) });
+}
 
 /**
  * Now, or a millisecond after `latestIso` if that is not yet past: a creation time that sorts
