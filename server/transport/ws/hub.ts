@@ -114,16 +114,19 @@ function wireFrame(payload: Buffer | string, first = TEXT_FIN): Buffer {
 /** A ping without payload: the same two bytes for every socket. */
 const EMPTY_PING = wireFrame(Buffer.alloc(0), PING_FIN);
 
+/** A ping frame to an open socket, as the hub's other frames go; a test's stand-in without a TCP socket pings through ws. */
+function sendPing(ws: WebSocket, wire: Buffer, payload?: string): void {
+  const socket = tcpSocketOf(ws);
+  if (socket) writeFrame(socket, wire);
+  else ws.ping(payload);
+}
+
 /**
- * The heartbeat's ping (heartbeat.ts), as the hub's frames go: ws's own `ping` framed every one
- * anew, a fifth of the server's CPU while ten thousand phones sat idle (issue 26).
+ * The heartbeat's ping to an open socket (heartbeat.ts): ws's own `ping` framed every one anew, a
+ * fifth of the server's CPU while ten thousand phones sat idle (issue 26).
  */
 export function pingClient(client: Client): void {
-  const ws = client.socket;
-  if (ws.readyState !== WebSocket.OPEN) return;
-  const socket = tcpSocketOf(ws);
-  if (socket) writeFrame(socket, EMPTY_PING);
-  else ws.ping();
+  sendPing(client.socket, EMPTY_PING);
 }
 
 /** The same frame to every client of a group, framed once; true when the group had any. */
@@ -146,15 +149,10 @@ function openQuestionId(message: ServerMessage): string | null {
 function pingBehindQuestion(client: Client, questionId: string, nowMs: number, wire?: Buffer): Buffer | undefined {
   if (client.socket.readyState !== WebSocket.OPEN) return wire;
   const payload = client.link.questionPing(nowMs, questionId);
-  const socket = tcpSocketOf(client.socket);
-  if (!socket) {
-    client.socket.ping(payload);
-    return wire;
-  }
   // The payload is the time the question went out, the same for every phone of one fan-out: the
   // caller hands back the frame of the first, as a broadcast's.
   wire ??= wireFrame(payload, PING_FIN);
-  writeFrame(socket, wire);
+  sendPing(client.socket, wire, payload);
   return wire;
 }
 
