@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from './schema.js';
-import { newId, nowIso, textParam } from './util.js';
+import { newId, nowIso } from './util.js';
 
 export interface Admin {
   id: string;
@@ -42,8 +42,8 @@ export class AdminRepository {
       .selectFrom('admin_tokens as t')
       .innerJoin('admins as a', 'a.id', 't.admin_id')
       .select(['a.id', 'a.username'])
-      .where('t.token_hash', '=', textParam(tokenHash))
-      .where('t.expires_at', '>', textParam(nowIsoTime))
+      .where('t.token_hash', '=', tokenHash)
+      .where('t.expires_at', '>', nowIsoTime)
       .executeTakeFirst();
     return row;
   }
@@ -54,8 +54,8 @@ export class AdminRepository {
       .selectFrom('admin_tokens as t')
       .innerJoin('admins as a', 'a.id', 't.admin_id')
       .select(['a.id', 'a.username', 't.expires_at'])
-      .where('t.token_hash', '=', textParam(tokenHash))
-      .where('t.expires_at', '>', textParam(nowIsoTime))
+      .where('t.token_hash', '=', tokenHash)
+      .where('t.expires_at', '>', nowIsoTime)
       .executeTakeFirst();
     return row && { admin: { id: row.id, username: row.username }, expiresAt: row.expires_at };
   }

@@ -16,6 +16,7 @@ import {
   type TableMetadata,
 } from 'kysely';
 import pg from 'pg';
+import { JoinParametersPlugin } from './join-params.js';
 import * as initial from './migrations/001_initial.js';
 import * as media from './migrations/002_media.js';
 import * as cluster from './migrations/004_cluster.js';
@@ -108,7 +109,7 @@ function openSqlite(dataDir: string): DatabaseHandle {
     onError: (err) => console.error(err instanceof Error ? err.message : err),
   });
   const health = new StorageHealth();
-  const db = new Kysely<Database>({ dialect: new ObservedSqliteDialect({ database: withStatementCache(sqlite) }, health) });
+  const db = new Kysely<Database>({ dialect: new ObservedSqliteDialect({ database: withStatementCache(sqlite) }, health), plugins: [new JoinParametersPlugin()] });
   return {
     db,
     dialect: 'sqlite',

@@ -1,7 +1,7 @@
 import type { ItemType, SessionItem, SessionQuestionLink, SlideType } from '../../protocol/index.js';
 import { type Kysely, type Selectable, type Transaction, sql } from 'kysely';
 import type { Database, SessionItemTable } from './schema.js';
-import { newId, parseJson, textParam } from './util.js';
+import { newId, parseJson } from './util.js';
 
 export type { ItemType, SessionItem, SlideType, SessionQuestionLink as QuestionLink };
 export type Direction = 'up' | 'down';
@@ -38,7 +38,7 @@ export class ItemRepository {
         'i.media_item_count', 'q.text as q_text', 'q.categories as q_categories', 'q.points as q_points',
         'q.time_limit_seconds as q_time',
       ])
-      .where('i.session_id', '=', textParam(sessionId))
+      .where('i.session_id', '=', sessionId)
       .orderBy('i.order_index')
       .execute();
     return rows.map((r) => ({

@@ -1,7 +1,7 @@
 import type { Media, SessionMediaLink } from '../../protocol/api.js';
 import type { Kysely, Selectable } from 'kysely';
 import type { Database, MediaTable } from './schema.js';
-import { isConstraintError, msAfter, newId, nextCreatedAtMs, nowIso, textParam } from './util.js';
+import { isConstraintError, msAfter, newId, nextCreatedAtMs, nowIso } from './util.js';
 
 /**
  * The media library (media rows and their session assignments) and the stored objects behind
@@ -161,7 +161,7 @@ export class MediaRepository {
     return this.db
       .selectFrom('session_media as sm')
       .innerJoin('media as m', 'm.id', 'sm.media_id')
-      .where('sm.session_id', '=', textParam(sessionId))
+      .where('sm.session_id', '=', sessionId)
       .orderBy('sm.created_at')
       .orderBy('m.created_at')
       .orderBy('m.id');

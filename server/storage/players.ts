@@ -2,7 +2,7 @@ import type { Player } from '../../protocol/api.js';
 import { type Kysely, type Selectable, sql } from 'kysely';
 import type { Database, PlayerTable } from './schema.js';
 import type { SQLiteDatabase, SQLiteStatement } from './sqlite-driver.js';
-import { compiledOnce, newId, nowIso, textParam } from './util.js';
+import { compiledOnce, newId, nowIso } from './util.js';
 
 export type { Player };
 
@@ -69,9 +69,9 @@ export class PlayerRepository {
         .innerJoin('sessions as s', 's.id', 't.session_id')
         .selectAll('p')
         .select(['s.status as session_status', 's.ended_at as session_ended_at'])
-        .where('t.token_hash', '=', textParam(slot('tokenHash')))
-        .where('p.id', '=', textParam(slot('playerId')))
-        .where('t.session_id', '=', textParam(slot('sessionId'))),
+        .where('t.token_hash', '=', slot('tokenHash'))
+        .where('p.id', '=', slot('playerId'))
+        .where('t.session_id', '=', slot('sessionId')),
     );
   }
 
@@ -232,6 +232,7 @@ class BatchedSqliteRegistrations {
 
   private registerOne(r: Registration): RegistrationOutcome {
     const st = (this.statements ??= {
+      // Cast as join-params.ts does for Kysely's joins: bare, the join is re-prepared on every run.
       held: this.sqlite.prepare(
         'select p.* from player_tokens as t inner join players as p on p.id = t.player_id where t.token_hash = cast(? as text) and t.session_id = cast(? as text) limit 1',
       ),

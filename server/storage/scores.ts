@@ -2,7 +2,6 @@ import { type Kysely, type Transaction, sql } from 'kysely';
 import { screenNameSql } from './players.js';
 import type { Database } from './schema.js';
 import type { SQLiteDatabase, SQLiteStatement } from './sqlite-driver.js';
-import { textParam } from './util.js';
 
 export interface ScoreRow {
   playerId: string;
@@ -64,9 +63,9 @@ export class ScoreRepository {
       .selectFrom('scores as s')
       .innerJoin('players as p', 'p.id', 's.player_id')
       .select(['s.player_id', screenNameSql.as('name'), 's.points_total', 's.reached_at'])
-      .where('s.session_id', '=', textParam(sessionId))
+      .where('s.session_id', '=', sessionId)
       // A late game write may land after a kick took the score away: a kicked player never ranks.
-      // A literal: a bound 0 or 1 in a join re-prepares it on every run too (textParam).
+      // A literal: a bound 0 or 1 in a join re-prepares it on SQLite on every run (join-params.ts).
       .where('p.kicked', '=', sql.lit(0))
       .orderBy('s.points_total', 'desc')
       .orderBy('s.reached_at')

@@ -1,18 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { type Compilable, type Kysely, type QueryResult, type RawBuilder, sql } from 'kysely';
+import type { Compilable, Kysely, QueryResult } from 'kysely';
 import type { Database } from './schema.js';
 
 export const newId = (): string => randomUUID();
 export const nowIso = (): string => new Date().toISOString();
-
-/**
- * A text parameter compared in a join (the token checks of every phone's connect and every admin
- * request). The SQLite that better-sqlite3 builds re-prepares a join on every run when a bare
- * parameter is compared in it (`perf`: sqlite3_step → sqlite3Reprepare; a two-table join 26 µs
- * a run against 3 µs without), and a CAST keeps the plan it prepared. Same rows on both
- * databases: the columns compared are text.
- */
-export const textParam = (value: string): RawBuilder<string> => sql<string>`cast(${value} as text)`;
 
 /** Marks a slot's placeholder value in a query compiled once (`compiledOnce`): no id or token starts with a NUL. */
 const SLOT = '\u0000slot:';
