@@ -20,6 +20,8 @@ export interface UpkeepOwner {
   release(sessionId: string): Promise<void>;
   /** Every socket of the session is asked to join again (and gets a fresh state). */
   announce(owned: Owned): void;
+  /** Whether an instance whose key is gone may be taken for dead now: not during a Redis outage or just after it. */
+  mayTakeForDead(): boolean;
 }
 
 /**
@@ -87,6 +89,7 @@ export async function reconcile(owner: UpkeepOwner, live: Set<string>): Promise<
 
 /** Sockets of an instance that died are gone: their players no longer count as connected. */
 export async function dropDeadMembers(owner: UpkeepOwner): Promise<void> {
+  if (!owner.mayTakeForDead()) return;
   const { redis, keys, instanceId } = owner.deps;
   const instances = new Set<string>();
   for (const owned of owner.owned.values()) for (const c of owned.members.keys()) instances.add(instanceOf(c));
@@ -97,6 +100,9 @@ export async function dropDeadMembers(owner: UpkeepOwner): Promise<void> {
   if (alive === list.length) return;
   const present = await Promise.all(list.map(async (i) => [i, (await redis.exists(keys.instance(i))) === 1] as const));
   const dead = new Set(present.filter(([, ok]) => !ok).map(([i]) => i));
+  // Asked again after the reads: a read in flight when Redis went away is resent when it comes
+  // back and answers with the keys the outage let lapse, every other instance's among them.
+  if (!owner.mayTakeForDead()) return;
   for (const owned of owner.owned.values()) {
     for (const c of [...owned.members.keys()]) {
       if (!dead.has(instanceOf(c))) continue;

@@ -135,6 +135,10 @@ export class ClusterOwner {
     void this.scan();
   }
 
+  mayTakeForDead(): boolean {
+    return HeldLease.now() >= this.deathsFromMs;
+  }
+
   /** Redis is away: a claim now would wait in the command queue and race the owner when it returns. */
   redisDown(): void {
     this.claimsFromMs = Number.POSITIVE_INFINITY;
@@ -207,7 +211,7 @@ export class ClusterOwner {
     // lives on a busy machine, and the next scans must renew the lease meanwhile.
     wanted.forEach((id, i) => free[i] && this.claim(id));
     await reconcile(this, new Set(live.map((r) => r.id)));
-    if (HeldLease.now() >= this.deathsFromMs) await dropDeadMembers(this);
+    await dropDeadMembers(this);
   }
 
   private async tryTake(sessionId: string): Promise<void> {
