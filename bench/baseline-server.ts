@@ -52,6 +52,14 @@ interface Room {
 const INSIGHT_INTERVAL_MS = 250;
 const PING_INTERVAL_MS = 20_000;
 const heardAtMs = new WeakMap<WebSocket, number>();
+/**
+ * BASELINE_QUESTION_PINGS=1: every phone also gets a ping right behind each question and its
+ * pong's round trip is kept, the measurement DESIGN §14 scores a phone's delay with (Marquee does
+ * this behind every question, server/transport/ws/hub.ts). Off by default: issue 26's baseline
+ * lists no pings besides the heartbeat's. docs/PERFORMANCE.md compares the two.
+ */
+const QUESTION_PINGS = process.env.BASELINE_QUESTION_PINGS === '1';
+const roundTripMs = new WeakMap<WebSocket, number>();
 
 const REVEAL_MS = 5000;
 const questions = new Map<string, Question>();
@@ -156,6 +164,10 @@ function nextQuestion(room: Room): void {
   room.startedAtMs = Date.now();
   room.answers = new Map();
   broadcastState(room);
+  if (QUESTION_PINGS) {
+    const payload = String(room.startedAtMs);
+    for (const ws of room.audience) if (isPhone.has(ws)) ws.ping(payload);
+  }
   const q = room.questions[room.index];
   const endsAt = room.startedAtMs + q.timeLimitSeconds * 1000;
   room.tick = setInterval(() => {
@@ -222,7 +234,12 @@ function onConnection(ws: WebSocket, query: URLSearchParams): void {
   if (!room) return ws.close(4404, 'Session not found');
   heardAtMs.set(ws, Date.now());
   ws.on('message', () => heardAtMs.set(ws, Date.now()));
-  ws.on('pong', () => heardAtMs.set(ws, Date.now()));
+  ws.on('pong', (data) => {
+    const now = Date.now();
+    heardAtMs.set(ws, now);
+    const sentAtMs = Number(String(data));
+    if (QUESTION_PINGS && sentAtMs > 0) roundTripMs.set(ws, now - sentAtMs);
+  });
   const type = query.get('type');
   if (type === 'admin') {
     room.admins.add(ws);

@@ -11,6 +11,7 @@
  * performance.now(), stamps every send and every arrival.
  */
 import { performance } from 'node:perf_hooks';
+import { SLIDE_MS } from '../server/game/engine/timing.js';
 import { pool, registerPlayers, setUpGame } from './api.js';
 import { Countdown, openSocket, Phone, Screen } from './clients.js';
 import { runFailover } from './failover.js';
@@ -99,6 +100,7 @@ async function run(config: GeneratorConfig): Promise<TargetResult> {
   // The failover step asks one more question.
   const game = await setUpGame(config.baseUrl, config.adminPassword, config.sessions, totalRounds + (config.failover ? 1 : 0), config.setupConcurrency);
   const sessionsSetupMs = performance.now() - setupStartedMs;
+  const sessionsStartedMs = performance.now();
   progress(`set up ${game.sessionIds.length} sessions in ${(sessionsSetupMs / 1000).toFixed(1)} s`);
 
   const startedMs = performance.now();
@@ -154,6 +156,11 @@ async function run(config: GeneratorConfig): Promise<TargetResult> {
   await sleep(config.settleMs);
   let idleCpuPercent: number | null = null;
   if (config.idleMs > 0) {
+    // Each session opened on its intro slide, which ends SLIDE_MS after the start: a state to every
+    // socket and a commit, session by session. That is the game moving, not idle; on a fast machine
+    // the setup was quick enough for those ends to fall inside the window (Marquee's idle CPU went
+    // 1.0x to 1.7x the baseline's from one machine to another). The window opens after the last.
+    await sleep(sessionsStartedMs + SLIDE_MS + config.settleMs - performance.now());
     // Everyone in their seat, nothing on the move: what the server spends keeping them (heartbeats, timers).
     const idleStart = await probe({ window: { name: 'idle', at: 'start' } });
     await sleep(config.idleMs);
