@@ -28,7 +28,7 @@ describe('percentile', () => {
 
 describe('Marquee’s Node.js flags in the bench', () => {
   it('are npm start’s, read from package.json, and a start script of another form is refused', () => {
-    expect(startScriptFlags()).toEqual(['--max-semi-space-size=64']);
+    expect(startScriptFlags()).toEqual(['--max-semi-space-size=64', '--min-semi-space-size=32']);
     expect(startScriptFlags('node scripts/start.mjs')).toEqual([]);
     expect(startScriptFlags('node --a=1 --b scripts/start.mjs')).toEqual(['--a=1', '--b']);
     expect(() => startScriptFlags('tsx server/main.ts')).toThrow(/not "node \[flags\] scripts\/start.mjs"/);
