@@ -100,9 +100,9 @@ async function run(config: GeneratorConfig): Promise<TargetResult> {
   // The failover step asks one more question.
   const game = await setUpGame(config.baseUrl, config.adminPassword, config.sessions, totalRounds + (config.failover ? 1 : 0), config.setupConcurrency);
   const sessionsSetupMs = performance.now() - setupStartedMs;
-  const sessionsStartedMs = performance.now();
   progress(`set up ${game.sessionIds.length} sessions in ${(sessionsSetupMs / 1000).toFixed(1)} s`);
 
+  // Every session is live from here: registration starts, and the intro slides run (below).
   const startedMs = performance.now();
   const registered = await registerPlayers(config.baseUrl, game.sessionIds, config.players, config.registerConcurrency, config.runTag);
   const registeredMs = performance.now();
@@ -160,7 +160,7 @@ async function run(config: GeneratorConfig): Promise<TargetResult> {
     // socket and a commit, session by session. That is the game moving, not idle; on a fast machine
     // the setup was quick enough for those ends to fall inside the window (Marquee's idle CPU went
     // 1.0x to 1.7x the baseline's from one machine to another). The window opens after the last.
-    await sleep(sessionsStartedMs + SLIDE_MS + config.settleMs - performance.now());
+    await sleep(startedMs + SLIDE_MS + config.settleMs - performance.now());
     // Everyone in their seat, nothing on the move: what the server spends keeping them (heartbeats, timers).
     // The setup's garbage is collected first, as before the rounds: the full collection V8 would
     // otherwise finish in the window (the setup grew the old generation) is the setup's cost.
