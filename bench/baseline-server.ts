@@ -53,13 +53,12 @@ const INSIGHT_INTERVAL_MS = 250;
 const PING_INTERVAL_MS = 20_000;
 const heardAtMs = new WeakMap<WebSocket, number>();
 /**
- * BASELINE_QUESTION_PINGS=1: every phone also gets a ping right behind each question and its
- * pong's round trip is kept, the measurement DESIGN §14 scores a phone's delay with (Marquee does
- * this behind every question, server/transport/ws/hub.ts). Off by default: issue 26's baseline
- * lists no pings besides the heartbeat's. docs/PERFORMANCE.md compares the two.
+ * BASELINE_QUESTION_PINGS=1: every phone also gets a ping right behind each question, whose pong
+ * comes back as the one DESIGN §14 measures a phone's delay by (Marquee pings behind every
+ * question, server/transport/ws/hub.ts). Off by default: issue 26's baseline lists no pings
+ * besides the heartbeat's. docs/PERFORMANCE.md compares the two.
  */
 const QUESTION_PINGS = process.env.BASELINE_QUESTION_PINGS === '1';
-const roundTripMs = new WeakMap<WebSocket, number>();
 
 const REVEAL_MS = 5000;
 const questions = new Map<string, Question>();
@@ -234,12 +233,7 @@ function onConnection(ws: WebSocket, query: URLSearchParams): void {
   if (!room) return ws.close(4404, 'Session not found');
   heardAtMs.set(ws, Date.now());
   ws.on('message', () => heardAtMs.set(ws, Date.now()));
-  ws.on('pong', (data) => {
-    const now = Date.now();
-    heardAtMs.set(ws, now);
-    const sentAtMs = Number(String(data));
-    if (QUESTION_PINGS && sentAtMs > 0) roundTripMs.set(ws, now - sentAtMs);
-  });
+  ws.on('pong', () => heardAtMs.set(ws, Date.now()));
   const type = query.get('type');
   if (type === 'admin') {
     room.admins.add(ws);
