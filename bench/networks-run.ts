@@ -58,6 +58,10 @@ async function post<T>(baseUrl: string, route: string, body: unknown, token?: st
   return (text ? JSON.parse(text) : {}) as T;
 }
 
+/** The lobby lasts at least this long, and at most this long while phones are still joining. */
+const LOBBY_MIN_MS = 10_000;
+const LOBBY_MAX_MS = 60_000;
+
 export async function runNetworks(
   client: ClientKind,
   shaper: ShaperKind,
@@ -113,10 +117,15 @@ export async function runNetworks(
       }
     }
     for (const phone of crowd) phone.connect();
-    // The lobby: an audience joins before the show starts (while the ads run), so the slow profiles'
-    // handshakes and their datagram paths (a few round trips, and a DTLS resend after 1 s) are done
-    // before the first question; 3 s left the first question to basement phones still setting up.
-    await sleep(10_000);
+    // The lobby: an audience joins while the ads run, minutes before the first question, so the
+    // show starts once every phone has joined: its socket open and, if offered one, its datagram
+    // path (on basement ~10 s after the first dial at the median and up to ~30 s: a dozen round
+    // trips of 0.8 s and the resends of lost handshake packets, docs/PERFORMANCE.md). A fixed 10 s
+    // left about one basement phone in two to its first question without a path.
+    const lobbyStartMs = Date.now();
+    while (Date.now() - lobbyStartMs < LOBBY_MAX_MS && (Date.now() - lobbyStartMs < LOBBY_MIN_MS || !crowd.every((phone) => phone.joined))) await sleep(250);
+    const notJoined = crowd.filter((phone) => !phone.joined).length;
+    log(`  lobby: ${((Date.now() - lobbyStartMs) / 1000).toFixed(1)} s${notJoined > 0 ? `, ${notJoined} phones not joined` : ', every phone joined'}`);
 
     // The display: deadlines, reveal times, and the basement's signal losses scheduled per question.
     const questionEnds = new Map<string, number>();
@@ -179,11 +188,12 @@ export async function runNetworks(
 
 export function formatNetworks(results: NetworksResult[]): string {
   const lines = [
-    'client  profile    seen p50/p99 ms   taps  lost (cut off/unreachable/no handshake)  deficit mean/max %  accepted after end  datagram paths (question/accepted first on it)',
+    'client  profile    seen p50/p99 ms   taps  lost (cut off/unreachable/no handshake)  deficit mean/max %  accepted after end  datagram paths (question/accepted first on it; ready p50/max s; askings before it)',
   ];
   for (const result of results) {
     for (const p of result.profiles) {
-      const paths = result.datagram ? `${p.datagramPaths}/${p.phones} (${p.questionsFirstOnPath}/${p.acceptedFirstOnPath})` : 'off';
+      const ready = p.pathReadySeconds.count > 0 ? `; ${p.pathReadySeconds.p50}/${p.pathReadySeconds.max}; ${p.askingsBeforePath}` : '';
+      const paths = result.datagram ? `${p.datagramPaths}/${p.phones} (${p.questionsFirstOnPath}/${p.acceptedFirstOnPath}${ready})` : 'off';
       lines.push(
         `${result.client.padEnd(7)} ${p.profile.padEnd(10)} ${`${p.questionSeenMs.p50}/${p.questionSeenMs.p99}`.padEnd(17)} ${String(p.taps).padEnd(5)} ${`${p.tapsLost} (${p.tapsLostCutOff}/${p.tapsLostUnreachable}/${p.tapsLostNoHandshake})`.padEnd(40)} ${`${p.deficitMeanPct}/${p.deficitMaxPct}`.padEnd(19)} ${String(p.acceptedAfterEnd).padEnd(19)} ${paths}`,
       );

@@ -94,6 +94,10 @@ export class BenchPhone {
   private pathAnswerId: string | null = null;
   /** The path opened at least once during the run. */
   datagramOpened = false;
+  /** When the phone first dialled, was first offered a path and its path first opened (Date.now()): how long joining took. */
+  firstConnectAtMs: number | null = null;
+  datagramOfferedAtMs: number | null = null;
+  datagramOpenedAtMs: number | null = null;
   /** Questions shown, and acceptances taken, from the path before any socket brought them. */
   readonly questionsFirstOnPath = new Set<string>();
   readonly acceptedFirstOnPath = new Set<string>();
@@ -124,7 +128,10 @@ export class BenchPhone {
         onMessage: (message) => this.fromPath(message),
         newestStateServerTime: () => this.newestStateServerTime,
         onLinkUp: () => {
-          if (!this.datagramOpened) this.note('path open');
+          if (!this.datagramOpened) {
+            this.note('path open');
+            this.datagramOpenedAtMs = Date.now();
+          }
           this.datagramOpened = true;
           this.sender?.pathHeard();
           // As usePlayerGame: a socket that left a ping unanswered for long beside a working path is dead.
@@ -146,8 +153,14 @@ export class BenchPhone {
     return this.link.profile;
   }
 
+  /** In the game: its socket open and, if it was offered a datagram path, that path open. */
+  get joined(): boolean {
+    return this.socket?.readyState === WebSocket.OPEN && (this.datagramOfferedAtMs === null || this.datagramOpenedAtMs !== null);
+  }
+
   connect(): void {
     if (this.stopped) return;
+    this.firstConnectAtMs ??= Date.now();
     if (this.reconnectTimer) clearTimeout(this.reconnectTimer);
     const old = this.socket;
     if (old?.readyState === WebSocket.CONNECTING) {
@@ -213,6 +226,7 @@ export class BenchPhone {
       }
       if (message.type === 'datagram_offer') {
         this.note('path offer');
+        this.datagramOfferedAtMs ??= Date.now();
         void this.path?.offer(message.sdp);
         return;
       }
@@ -415,14 +429,18 @@ export interface ProfileFigures {
   /** Askings whose question the path brought before any socket did, and taps whose acceptance it brought first. */
   questionsFirstOnPath: number;
   acceptedFirstOnPath: number;
+  /** Seconds from a phone's first dial to its path's first opening (the phones whose path opened). */
+  pathReadySeconds: Distribution;
+  /** Askings that started before the phone's path first opened, of the phones whose path did (the path could not bring them). */
+  askingsBeforePath: number;
 }
 
 /** One tap's story, times from the question's start on the server (endsAt − limit). */
-function printTrace(phone: BenchPhone, asking: Asking, endedAt: number, points: number | null): void {
+function printTrace(phone: BenchPhone, asking: Asking, endedAt: number, points: number | null, questionNumber: number): void {
   const startMs = asking.endsAt - QUESTION_SECONDS * 1000;
   const perfect = pointsForCorrectAnswer(POINTS, QUESTION_SECONDS, asking.reactionMs);
   const events = phone.events.filter((e) => e.atMs >= startMs - 6_000 && e.atMs <= endedAt + 3_000).map((e) => `${e.atMs - startMs} ${e.what}`);
-  console.error(`${phone.profile.name} ${phone.link.localAddress ?? ''} reaction ${asking.reactionMs} points ${points}/${perfect} end +${endedAt - startMs}: ${events.join(', ')}`);
+  console.error(`${phone.profile.name} ${phone.link.localAddress ?? ''} question ${questionNumber} reaction ${asking.reactionMs} points ${points}/${perfect} end +${endedAt - startMs}: ${events.join(', ')}`);
 }
 
 /** Figures of one profile's phones over every question. */
@@ -442,11 +460,16 @@ export function profileFigures(
   let acceptedAfterEnd = 0;
   let questionsFirstOnPath = 0;
   let acceptedFirstOnPath = 0;
+  let askingsBeforePath = 0;
+  const pathReady: number[] = [];
   for (const phone of phones) {
+    if (phone.firstConnectAtMs !== null && phone.datagramOpenedAtMs !== null) pathReady.push(round((phone.datagramOpenedAtMs - phone.firstConnectAtMs) / 1000, 1));
     for (const asking of phone.askings.values()) {
       const endedAt = questionEnds.get(asking.questionId);
       if (endedAt === undefined) continue;
-      seen.push(asking.shownAtMs - (asking.endsAt - QUESTION_SECONDS * 1000));
+      const startedAtMs = asking.endsAt - QUESTION_SECONDS * 1000;
+      seen.push(asking.shownAtMs - startedAtMs);
+      if (phone.datagramOpenedAtMs !== null && phone.datagramOpenedAtMs > startedAtMs) askingsBeforePath++;
       if (phone.questionsFirstOnPath.has(asking.questionId)) questionsFirstOnPath++;
       if (phone.acceptedFirstOnPath.has(asking.questionId)) acceptedFirstOnPath++;
       if (phone.acceptedAfterEnd.has(asking.questionId) && !asking.counted) acceptedAfterEnd++;
@@ -454,7 +477,7 @@ export function profileFigures(
       taps++;
       const points = asking.counted?.points ?? null;
       if (process.env.NETWORKS_TRACE && (points === null || points < pointsForCorrectAnswer(POINTS, QUESTION_SECONDS, asking.reactionMs) * 0.99)) {
-        printTrace(phone, asking, endedAt, points);
+        printTrace(phone, asking, endedAt, points, [...questionEnds.keys()].indexOf(asking.questionId) + 1);
       }
       if (points === null) {
         lost++;
@@ -483,6 +506,8 @@ export function profileFigures(
     datagramPaths: phones.filter((phone) => phone.datagramOpened).length,
     questionsFirstOnPath,
     acceptedFirstOnPath,
+    pathReadySeconds: distribution(pathReady),
+    askingsBeforePath,
   };
 }
 
