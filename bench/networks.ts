@@ -92,9 +92,7 @@ export class BenchPhone {
   private newestStateServerTime: number | null = null;
   /** The pick last sent on the path (its repeats are not noted). */
   private pathAnswerId: string | null = null;
-  /** The path opened at least once during the run. */
-  datagramOpened = false;
-  /** When the phone first dialled, was first offered a path and its path first opened (Date.now()): how long joining took. */
+  /** When the phone first dialled, was first offered a path and its path first opened (Date.now(); null: not yet). */
   firstConnectAtMs: number | null = null;
   datagramOfferedAtMs: number | null = null;
   datagramOpenedAtMs: number | null = null;
@@ -128,11 +126,10 @@ export class BenchPhone {
         onMessage: (message) => this.fromPath(message),
         newestStateServerTime: () => this.newestStateServerTime,
         onLinkUp: () => {
-          if (!this.datagramOpened) {
+          if (this.datagramOpenedAtMs === null) {
             this.note('path open');
             this.datagramOpenedAtMs = Date.now();
           }
-          this.datagramOpened = true;
           this.sender?.pathHeard();
           // As usePlayerGame: a socket that left a ping unanswered for long beside a working path is dead.
           if (socketDeadBesidePath(this.pings.values().next().value, performance.now())) {
@@ -503,7 +500,7 @@ export function profileFigures(
     deficitMeanPct: round(deficits.reduce((a, b) => a + b, 0) / Math.max(1, deficits.length), 2),
     deficitMaxPct: round(deficits.reduce((a, b) => Math.max(a, b), 0), 2),
     acceptedAfterEnd,
-    datagramPaths: phones.filter((phone) => phone.datagramOpened).length,
+    datagramPaths: phones.filter((phone) => phone.datagramOpenedAtMs !== null).length,
     questionsFirstOnPath,
     acceptedFirstOnPath,
     pathReadySeconds: distribution(pathReady),
