@@ -3,8 +3,8 @@
  * to read next to Marquee's.
  *
  * The baseline: the fastest this runtime does the bench's message pattern. Plain `node:http` and
- * `ws`, everything in memory, no validation, no database, every broadcast serialized once into one
- * Buffer and sent as is to each socket. It speaks just enough of Marquee's REST API and protocol
+ * `ws`, everything in memory, no validation, no database (unless BASELINE_COMMITS=1, below), every
+ * broadcast serialized once into one Buffer and sent as is to each socket. It speaks just enough of Marquee's REST API and protocol
  * for the same generator to drive it: login, questions, sessions, slides, duplicate, start, register; on the
  * socket `session_state`, `timer_tick`, `answer_accepted`, `answer_progress` and `presence` (to the
  * session's admins and displays, at most 4 a second, as Marquee), `answer_result`, `question_end`,
@@ -14,7 +14,9 @@
  */
 import http from 'node:http';
 import { randomUUID } from 'node:crypto';
+import path from 'node:path';
 import type { Socket } from 'node:net';
+import Database from 'better-sqlite3';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { LeaderboardEntry, QuestionView } from '../protocol/views.js';
 import { installProbe } from './probe.js';
@@ -59,6 +61,66 @@ const heardAtMs = new WeakMap<WebSocket, number>();
  * besides the heartbeat's. docs/PERFORMANCE.md compares the two.
  */
 const QUESTION_PINGS = process.env.BASELINE_QUESTION_PINGS === '1';
+
+/**
+ * BASELINE_COMMITS=1: the baseline keeps DESIGN §8's promise as cheaply as a server can. Answers and
+ * a question's scores go into SQLite (DATA_DIR/baseline.db: WAL, synchronous NORMAL, as Marquee) in
+ * ONE transaction per event-loop turn for the whole instance, and `answer_accepted` and a question's
+ * results leave only after it. Off by default: issue 26's baseline has no database. It tells how
+ * much of Marquee's distance from the plain baseline a commit costs by itself (docs/PERFORMANCE.md).
+ * A question still starts at once, as in Marquee.
+ */
+const COMMITS = process.env.BASELINE_COMMITS === '1';
+
+interface TurnCommit {
+  answers: [string, string, string, number, number][];
+  scores: [string, string, number, number][];
+  /** What waits for the commit, in order. */
+  after: (() => void)[];
+  scheduled: boolean;
+  write(answers: TurnCommit['answers'], scores: TurnCommit['scores']): void;
+}
+
+function openTurnCommit(): TurnCommit {
+  const db = new Database(path.join(process.env.DATA_DIR ?? '.', 'baseline.db'));
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = NORMAL');
+  db.exec(`CREATE TABLE IF NOT EXISTS answers (session_id TEXT, player_id TEXT, question_id TEXT, selected_index INTEGER, at_ms INTEGER,
+             PRIMARY KEY (session_id, player_id, question_id));
+           CREATE TABLE IF NOT EXISTS scores (session_id TEXT, player_id TEXT, points INTEGER, reached_at_ms INTEGER,
+             PRIMARY KEY (session_id, player_id));`);
+  const insertAnswer = db.prepare('INSERT OR IGNORE INTO answers VALUES (?, ?, ?, ?, ?)');
+  const upsertScore = db.prepare(
+    'INSERT INTO scores VALUES (?, ?, ?, ?) ON CONFLICT (session_id, player_id) DO UPDATE SET points = excluded.points, reached_at_ms = excluded.reached_at_ms',
+  );
+  const write = db.transaction((answers: TurnCommit['answers'], scores: TurnCommit['scores']) => {
+    for (const row of answers) insertAnswer.run(row);
+    for (const row of scores) upsertScore.run(row);
+  });
+  return { answers: [], scores: [], after: [], scheduled: false, write };
+}
+
+const turnCommit = COMMITS ? openTurnCommit() : null;
+
+function commitTurn(commit: TurnCommit): void {
+  const { answers, scores, after } = commit;
+  commit.answers = [];
+  commit.scores = [];
+  commit.after = [];
+  commit.scheduled = false;
+  commit.write(answers, scores);
+  for (const then of after) then();
+}
+
+/** `then` at once, or (BASELINE_COMMITS=1) once this turn's writes are committed. */
+function durable(then: () => void): void {
+  if (!turnCommit) return then();
+  turnCommit.after.push(then);
+  if (!turnCommit.scheduled) {
+    turnCommit.scheduled = true;
+    setImmediate(() => commitTurn(turnCommit));
+  }
+}
 
 const REVEAL_MS = 5000;
 const questions = new Map<string, Question>();
@@ -183,12 +245,9 @@ function closeQuestion(room: Room): void {
   clearTimeout(room.insightTimer);
   room.insightTimer = undefined;
   const q = room.questions[room.index];
-  // The final count, outside the throttle.
-  const progress = frame({ type: 'answer_progress', questionId: q.id, answered: room.answers.size, players: room.players.size });
-  sendAll(room.admins, progress);
-  sendAll(room.audience, progress, true);
   room.open = false;
   const limitMs = q.timeLimitSeconds * 1000;
+  const results: [string, object][] = [];
   for (const [playerId, answer] of room.answers) {
     const isCorrect = answer.selectedIndex === q.correctIndex;
     const elapsed = Math.min(limitMs, Math.max(0, answer.atMs - room.startedAtMs));
@@ -197,29 +256,40 @@ function closeQuestion(room: Room): void {
     if (pointsEarned > 0) score.reachedAtMs = answer.atMs;
     score.points += pointsEarned;
     room.scores.set(playerId, score);
-    sendPlayer(room, playerId, { type: 'answer_result', playerId, questionId: q.id, isCorrect, pointsEarned, newScore: score.points });
+    turnCommit?.scores.push([room.id, playerId, score.points, score.reachedAtMs]);
+    results.push([playerId, { type: 'answer_result', playerId, questionId: q.id, isCorrect, pointsEarned, newScore: score.points }]);
   }
   room.leaderboard = [...room.scores.entries()]
     .sort(([, a], [, b]) => b.points - a.points || a.reachedAtMs - b.reachedAtMs)
     .slice(0, 10)
     .map(([id, s]) => ({ player: { id, name: s.name }, score: { pointsTotal: s.points } }));
-  const end = frame({ type: 'question_end', questionId: q.id, correctIndex: q.correctIndex });
-  const board = frame({ type: 'leaderboard_update', leaderboard: room.leaderboard });
-  for (const data of [end, board]) {
-    sendAll(room.audience, data);
-    sendAll(room.admins, data);
-  }
-  broadcastState(room);
-  // The reveal ends into a hold; Next from the hold starts the next question.
-  room.revealTimer = setTimeout(() => broadcastState(room), REVEAL_MS);
+  const answered = room.answers.size;
+  durable(() => {
+    // The final count, outside the throttle.
+    const progress = frame({ type: 'answer_progress', questionId: q.id, answered, players: room.players.size });
+    sendAll(room.admins, progress);
+    sendAll(room.audience, progress, true);
+    for (const [playerId, message] of results) sendPlayer(room, playerId, message);
+    const end = frame({ type: 'question_end', questionId: q.id, correctIndex: q.correctIndex });
+    const board = frame({ type: 'leaderboard_update', leaderboard: room.leaderboard });
+    for (const data of [end, board]) {
+      sendAll(room.audience, data);
+      sendAll(room.admins, data);
+    }
+    broadcastState(room);
+    // The reveal ends into a hold; Next from the hold starts the next question.
+    room.revealTimer = setTimeout(() => broadcastState(room), REVEAL_MS);
+  });
 }
 
 function onPlayerMessage(room: Room, playerId: string, raw: string): void {
   const message = JSON.parse(raw);
   const q = room.questions[room.index];
   if (message.type !== 'submit_answer' || !room.open || message.questionId !== q.id || room.answers.has(playerId)) return;
-  room.answers.set(playerId, { selectedIndex: message.selectedIndex, atMs: Date.now() });
-  sendPlayer(room, playerId, { type: 'answer_accepted', questionId: q.id, selectedIndex: message.selectedIndex });
+  const atMs = Date.now();
+  room.answers.set(playerId, { selectedIndex: message.selectedIndex, atMs });
+  turnCommit?.answers.push([room.id, playerId, q.id, message.selectedIndex, atMs]);
+  durable(() => sendPlayer(room, playerId, { type: 'answer_accepted', questionId: q.id, selectedIndex: message.selectedIndex }));
   if (room.answers.size >= room.players.size) closeQuestion(room);
   else insightChanged(room);
 }
