@@ -80,4 +80,28 @@ describe('the baseline with BASELINE_COMMITS=1', () => {
       db.close();
     }
   }, 30_000);
+
+  it('ends an open question before the next one starts when the operator presses Next early', async () => {
+    const { baseUrl } = target;
+    const { sessionIds } = await setUpGame(baseUrl, ADMIN_PASSWORD, 1, 2);
+    const [sessionId] = sessionIds;
+    const [player] = await registerPlayers(baseUrl, sessionIds, 1, 1, 'early-next');
+    const ws = (query: Record<string, string>) => `${baseUrl.replace(/^http/, 'ws')}/ws?${new URLSearchParams({ sessionId, ...query })}`;
+    const admin = await open(ws({ type: 'admin' }));
+    const phone = await open(ws({ type: 'player', playerId: player.id, playerToken: player.playerToken }));
+    sockets.push(admin, phone);
+    const seen: string[] = [];
+    phone.on('message', (data) => {
+      const message = JSON.parse(data.toString()) as { type: string; phase?: string; question?: { id: string } | null; questionId?: string };
+      if (message.type === 'question_end') seen.push(`end ${message.questionId}`);
+      if (message.type === 'session_state' && message.phase === 'question') seen.push(`open ${message.question?.id}`);
+    });
+    const first = next(phone, 'session_state', (m) => m.phase === 'question');
+    admin.send(JSON.stringify({ type: 'admin_next_question' }));
+    const firstId = ((await first).question as { id: string }).id;
+    const second = next(phone, 'session_state', (m) => m.phase === 'question' && (m.question as { id: string }).id !== firstId);
+    admin.send(JSON.stringify({ type: 'admin_next_question' }));
+    const secondId = ((await second).question as { id: string }).id;
+    expect(seen).toEqual([`open ${firstId}`, `end ${firstId}`, `open ${secondId}`]);
+  }, 30_000);
 });

@@ -218,7 +218,11 @@ function insightChanged(room: Room): void {
 // ------------------------------------------------------------------------------------ game
 
 function nextQuestion(room: Room): void {
-  if (room.open) closeQuestion(room);
+  if (room.open) {
+    closeQuestion(room);
+    // The close's results wait for their commit: the next question follows them, not overtakes them.
+    if (turnCommit) return durable(() => nextQuestion(room));
+  }
   clearTimeout(room.revealTimer);
   room.index = (room.index + 1) % room.questions.length;
   room.open = true;
