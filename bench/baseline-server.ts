@@ -4,13 +4,13 @@
  *
  * The baseline: the fastest this runtime does the bench's message pattern. Plain `node:http` and
  * `ws`, everything in memory, no validation, no database (unless BASELINE_COMMITS=1, below), every
- * broadcast serialized once into one Buffer and sent as is to each socket. It speaks just enough of Marquee's REST API and protocol
- * for the same generator to drive it: login, questions, sessions, slides, duplicate, start, register; on the
- * socket `session_state`, `timer_tick`, `answer_accepted`, `answer_progress` and `presence` (to the
- * session's admins and displays, at most 4 a second, as Marquee), `answer_result`, `question_end`,
- * `leaderboard_update`, with the early end once every connected player has answered. One room per
- * session, each with its own timers; Marquee's heartbeat rule (a socket silent for 20 s is pinged,
- * checked every 5 s).
+ * broadcast serialized once into one Buffer and sent as is to each socket. It speaks just enough
+ * of Marquee's REST API and protocol for the same generator to drive it: login, questions,
+ * sessions, slides, duplicate, start, register; on the socket `session_state`, `timer_tick`,
+ * `answer_accepted`, `answer_progress` and `presence` (to the session's admins and displays, at
+ * most 4 a second, as Marquee), `answer_result`, `question_end`, `leaderboard_update`, with the
+ * early end once every connected player has answered. One room per session, each with its own
+ * timers; Marquee's heartbeat rule (a socket silent for 20 s is pinged, checked every 5 s).
  */
 import http from 'node:http';
 import { randomUUID } from 'node:crypto';
@@ -75,9 +75,8 @@ const COMMITS = process.env.BASELINE_COMMITS === '1';
 interface TurnCommit {
   answers: [string, string, string, number, number][];
   scores: [string, string, number, number][];
-  /** What waits for the commit, in order. */
+  /** What waits for the commit, in order (the commit is scheduled when the first is added). */
   after: (() => void)[];
-  scheduled: boolean;
   write(answers: TurnCommit['answers'], scores: TurnCommit['scores']): void;
 }
 
@@ -97,7 +96,7 @@ function openTurnCommit(): TurnCommit {
     for (const row of answers) insertAnswer.run(row);
     for (const row of scores) upsertScore.run(row);
   });
-  return { answers: [], scores: [], after: [], scheduled: false, write };
+  return { answers: [], scores: [], after: [], write };
 }
 
 const turnCommit = COMMITS ? openTurnCommit() : null;
@@ -107,7 +106,6 @@ function commitTurn(commit: TurnCommit): void {
   commit.answers = [];
   commit.scores = [];
   commit.after = [];
-  commit.scheduled = false;
   commit.write(answers, scores);
   for (const then of after) then();
 }
@@ -115,11 +113,7 @@ function commitTurn(commit: TurnCommit): void {
 /** `then` at once, or (BASELINE_COMMITS=1) once this turn's writes are committed. */
 function durable(then: () => void): void {
   if (!turnCommit) return then();
-  turnCommit.after.push(then);
-  if (!turnCommit.scheduled) {
-    turnCommit.scheduled = true;
-    setImmediate(() => commitTurn(turnCommit));
-  }
+  if (turnCommit.after.push(then) === 1) setImmediate(() => commitTurn(turnCommit));
 }
 
 const REVEAL_MS = 5000;

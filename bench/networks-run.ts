@@ -31,6 +31,7 @@ import { ShapedLink } from './shaper.js';
 import { PacketShaper } from './netns.js';
 import { distribution, type Distribution } from './stats.js';
 import { ADMIN_PASSWORD, startTarget } from './targets.js';
+import { until } from './wait.js';
 
 /** `netns`: the namespace's packet shaper (netns.ts, the default); `proxy`: the userspace TCP proxy fallback. */
 export type ShaperKind = 'netns' | 'proxy';
@@ -123,7 +124,8 @@ export async function runNetworks(
     // trips of 0.8 s and the resends of lost handshake packets, docs/PERFORMANCE.md). A fixed 10 s
     // left about one basement phone in two to its first question without a path.
     const lobbyStartMs = Date.now();
-    while (Date.now() - lobbyStartMs < LOBBY_MAX_MS && (Date.now() - lobbyStartMs < LOBBY_MIN_MS || !crowd.every((phone) => phone.joined))) await sleep(250);
+    await sleep(LOBBY_MIN_MS);
+    await until(() => crowd.every((phone) => phone.joined), LOBBY_MAX_MS - LOBBY_MIN_MS);
     const notJoined = crowd.filter((phone) => !phone.joined).length;
     log(`  lobby: ${((Date.now() - lobbyStartMs) / 1000).toFixed(1)} s${notJoined > 0 ? `, ${notJoined} phones not joined` : ', every phone joined'}`);
 

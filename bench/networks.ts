@@ -92,10 +92,11 @@ export class BenchPhone {
   private newestStateServerTime: number | null = null;
   /** The pick last sent on the path (its repeats are not noted). */
   private pathAnswerId: string | null = null;
-  /** When the phone first dialled, was first offered a path and its path first opened (Date.now(); null: not yet). */
+  /** When the phone first dialled and when its path first opened (Date.now(); null: not yet). */
   firstConnectAtMs: number | null = null;
-  datagramOfferedAtMs: number | null = null;
   datagramOpenedAtMs: number | null = null;
+  /** The server offered it a datagram path. */
+  datagramOffered = false;
   /** Questions shown, and acceptances taken, from the path before any socket brought them. */
   readonly questionsFirstOnPath = new Set<string>();
   readonly acceptedFirstOnPath = new Set<string>();
@@ -152,7 +153,7 @@ export class BenchPhone {
 
   /** In the game: its socket open and, if it was offered a datagram path, that path open. */
   get joined(): boolean {
-    return this.socket?.readyState === WebSocket.OPEN && (this.datagramOfferedAtMs === null || this.datagramOpenedAtMs !== null);
+    return this.socket?.readyState === WebSocket.OPEN && (!this.datagramOffered || this.datagramOpenedAtMs !== null);
   }
 
   connect(): void {
@@ -223,7 +224,7 @@ export class BenchPhone {
       }
       if (message.type === 'datagram_offer') {
         this.note('path offer');
-        this.datagramOfferedAtMs ??= Date.now();
+        this.datagramOffered = true;
         void this.path?.offer(message.sdp);
         return;
       }

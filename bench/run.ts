@@ -12,7 +12,8 @@
  * `npm run bench -- many [1000x10] [--targets ...]`: a chain's evening, S sessions of N phones
  * each (default 1,000 × 10), every operator pressing Next within the same second (staggered
  * over it), with idle CPU measured once everyone is connected (docs/PERFORMANCE.md;
- * BASELINE_QUESTION_PINGS=1: the baseline also pings each phone behind every question).
+ * BASELINE_QUESTION_PINGS=1: the baseline also pings each phone behind every question;
+ * BASELINE_COMMITS=1: it commits answers and scores to SQLite before confirming them).
  * `npm run bench -- rooms [1000x10] [--rounds 3]`: the room path alone, no sockets or database
  * (rooms.ts): the process's CPU per round.
  * `npm run bench -- cluster-idle [100,1000]`: Redis commands per second with that many idle live
