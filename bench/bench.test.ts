@@ -88,6 +88,8 @@ describe('npm run bench on 50 phones, one round', () => {
       expect(r.rssConnectedKb).toBeGreaterThan(10_000);
       expect(Number.isFinite(r.rssPerPlayerKb)).toBe(true);
       expect(r.serverCpuSecondsPerRound).toBeGreaterThanOrEqual(0);
+      // The round's window runs from Next to the last result: every phone's question came inside it.
+      expect(r.roundSecondsPerRound * 1000).toBeGreaterThanOrEqual(r.fanOutMs.max);
       expect(r.eventLoopP99Ms).toBeGreaterThanOrEqual(0);
       expect(r.eventLoopMaxMs).toBeGreaterThanOrEqual(r.eventLoopP99Ms);
     }
@@ -95,6 +97,7 @@ describe('npm run bench on 50 phones, one round', () => {
     expect(written.scenarios[0].results.marquee.fanOutMs.count).toBe(50);
     const table = formatReport(report);
     expect(table).toContain('| fan-out p99 (ms) |');
+    expect(table).toContain('|   server busy over it (cores) |');
     expect(table).toContain('0 answers lost');
     expect(table).not.toContain('FAILED');
   }, 90_000);

@@ -186,6 +186,7 @@ async function run(config: GeneratorConfig): Promise<TargetResult> {
     const cpuBefore = process.cpuUsage();
     await probe({ resetEventLoop: true, markRound: true });
     const before = await probe();
+    const roundStartedMs = performance.now();
     // The deadlines start with Next, not before the probes (a busy server answers them late).
     const fanOutDone = new Countdown(live.length, FAN_OUT_TIMEOUT_MS);
     const resultsDone = new Countdown(live.length, config.roundTimeoutMs);
@@ -200,6 +201,7 @@ async function run(config: GeneratorConfig): Promise<TargetResult> {
     const duringFanOut = await probe({ resetEventLoop: true });
     const resultsComplete = await resultsDone.done;
     const after = await probe({ resetEventLoop: true });
+    const roundSeconds = (performance.now() - roundStartedMs) / 1000;
     const generatorCpu = process.cpuUsage(cpuBefore);
 
     const warmup = r < config.warmupRounds;
@@ -240,6 +242,7 @@ async function run(config: GeneratorConfig): Promise<TargetResult> {
       fannedOut,
       resultsComplete,
       serverCpuSeconds: round(after.cpuSeconds - before.cpuSeconds, 2),
+      seconds: round(roundSeconds, 2),
       writeSyscallsPerPhone: round((after.writeSyscalls - before.writeSyscalls) / Math.max(1, roundFanOut.length), 2),
       generatorCpuSeconds: round((generatorCpu.user + generatorCpu.system) / 1e6, 2),
       eventLoopDuringFanOut: duringFanOut.eventLoop,
@@ -301,6 +304,7 @@ async function run(config: GeneratorConfig): Promise<TargetResult> {
     serverCpuSecondsPerRound: round(mean(perRound.map((r) => r.serverCpuSeconds)), 2),
     writeSyscallsPerPhonePerRound: round(mean(perRound.map((r) => r.writeSyscallsPerPhone)), 2),
     generatorCpuSecondsPerRound: round(mean(perRound.map((r) => r.generatorCpuSeconds)), 2),
+    roundSecondsPerRound: round(mean(perRound.map((r) => r.seconds)), 2),
     eventLoopP99Ms: Math.max(...perRound.map((r) => r.eventLoopDuringAnswers.p99)),
     eventLoopMaxMs: Math.max(...perRound.map((r) => r.eventLoopDuringAnswers.max)),
     perRound,

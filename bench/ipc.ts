@@ -111,6 +111,8 @@ export interface RoundFigures {
   fannedOut: boolean;
   resultsComplete: boolean;
   serverCpuSeconds: number;
+  /** Wall time of the window `serverCpuSeconds` is taken over: Next pressed to every result in. */
+  seconds: number;
   /** The server's write syscalls during the round, per phone that got the question. */
   writeSyscallsPerPhone: number;
   generatorCpuSeconds: number;
@@ -162,6 +164,12 @@ export interface TargetResult {
   serverCpuSecondsPerRound: number;
   writeSyscallsPerPhonePerRound: number;
   generatorCpuSecondsPerRound: number;
+  /**
+   * Mean wall time of a round's CPU window. The server's CPU over it, in cores, says how close to
+   * saturation the round ran: near 1, answers and presses queue behind each other (and the load
+   * generator, on the same machine, needs most of the other core).
+   */
+  roundSecondsPerRound: number;
   /** Worst round's p99 / max of the server's event-loop delay during the answer burst (ms). */
   eventLoopP99Ms: number;
   eventLoopMaxMs: number;
