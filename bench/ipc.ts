@@ -112,7 +112,7 @@ export interface RoundFigures {
   resultsComplete: boolean;
   serverCpuSeconds: number;
   /** Wall time of the window `serverCpuSeconds` is taken over: Next pressed to every result in. */
-  seconds: number;
+  wallSeconds: number;
   /** The server's write syscalls during the round, per phone that got the question. */
   writeSyscallsPerPhone: number;
   generatorCpuSeconds: number;
