@@ -274,8 +274,8 @@ function closeQuestion(room: Room): void {
       sendAll(room.audience, data);
       sendAll(room.admins, data);
     }
-    broadcastState(room);
-    // The reveal ends into a hold; Next from the hold starts the next question.
+    // No state of its own at the close: phones and screens enter the reveal with question_end, as
+    // in Marquee (DESIGN §4 lists none). The reveal ends into a hold; Next from the hold starts the next question.
     room.revealTimer = setTimeout(() => broadcastState(room), REVEAL_MS);
   });
 }

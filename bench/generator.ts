@@ -160,7 +160,8 @@ async function run(config: GeneratorConfig): Promise<TargetResult> {
     // socket and a commit, session by session. That is the game moving, not idle; on a fast machine
     // the setup was quick enough for those ends to fall inside the window (Marquee's idle CPU went
     // 1.0x to 1.7x the baseline's from one machine to another). The window opens after the last.
-    await sleep(startedMs + SLIDE_MS + config.settleMs - performance.now());
+    // Often passed already on a slow machine (a negative timeout is a warning, and means 1 ms).
+    await sleep(Math.max(0, startedMs + SLIDE_MS + config.settleMs - performance.now()));
     // Everyone in their seat, nothing on the move: what the server spends keeping them (heartbeats, timers).
     // The setup's garbage is collected first, as before the rounds: the full collection V8 would
     // otherwise finish in the window (the setup grew the old generation) is the setup's cost.
