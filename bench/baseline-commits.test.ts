@@ -1,5 +1,6 @@
 // The baseline with BASELINE_COMMITS=1 (bench/baseline-server.ts): a confirmation and a result are
-// commits there too, so the committed rows must be in its database when a phone hears either.
+// commits there too, so the committed rows must be in its database when a phone hears either. And
+// what a phone hears at a question's close: the same messages as from Marquee.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -59,6 +60,21 @@ describe('the baseline with BASELINE_COMMITS=1', () => {
     } finally {
       db.close();
     }
+  }, 30_000);
+
+  it("sends a phone at a question's close what Marquee sends: its result, question_end and the leaderboard, no state", async () => {
+    const { admin, phones } = await game(1, 1, 'close');
+    const [phone] = phones;
+    const shown = phone.next('session_state', (m) => m.phase === 'question');
+    admin.send({ type: 'admin_next_question' });
+    const questionId = (await shown).question.id as string;
+    const from = phone.messages.length;
+    const board = phone.next('leaderboard_update');
+    phone.send({ type: 'submit_answer', questionId, selectedIndex: 1 });
+    await board;
+    // Anything sent with the close would be here by now; the reveal's own end is 5 s away.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(phone.types(from)).toEqual(['answer_accepted', 'answer_result', 'question_end', 'leaderboard_update']);
   }, 30_000);
 
   it('ends an open question before the next one starts when the operator presses Next early', async () => {
