@@ -35,6 +35,13 @@ describe('the baseline with BASELINE_COMMITS=1', () => {
     return { sessionId, registered, admin, phones };
   }
 
+  /** The operator presses Next; resolves with the id of the question the phone is then shown (other than `after`). */
+  async function pressNext(admin: TestSocket, phone: TestSocket, after?: string): Promise<string> {
+    const shown = phone.next('session_state', (m) => m.phase === 'question' && m.question.id !== after);
+    admin.send({ type: 'admin_next_question' });
+    return (await shown).question.id as string;
+  }
+
   it('confirms an answer and sends its result only once the answer and the score are committed', async () => {
     const { sessionId, registered, admin, phones } = await game(1, 2, 'commits');
     const db = new Database(path.join(target.dataDir, 'baseline.db'), { readonly: true });
@@ -65,9 +72,7 @@ describe('the baseline with BASELINE_COMMITS=1', () => {
   it("sends a phone at a question's close what Marquee sends: its result, question_end and the leaderboard, no state", async () => {
     const { admin, phones } = await game(1, 1, 'close');
     const [phone] = phones;
-    const shown = phone.next('session_state', (m) => m.phase === 'question');
-    admin.send({ type: 'admin_next_question' });
-    const questionId = (await shown).question.id as string;
+    const questionId = await pressNext(admin, phone);
     const from = phone.messages.length;
     const board = phone.next('leaderboard_update');
     phone.send({ type: 'submit_answer', questionId, selectedIndex: 1 });
@@ -80,12 +85,8 @@ describe('the baseline with BASELINE_COMMITS=1', () => {
   it('ends an open question before the next one starts when the operator presses Next early', async () => {
     const { admin, phones } = await game(2, 1, 'early-next');
     const [phone] = phones;
-    const first = phone.next('session_state', (m) => m.phase === 'question');
-    admin.send({ type: 'admin_next_question' });
-    const firstId = (await first).question.id as string;
-    const second = phone.next('session_state', (m) => m.phase === 'question' && m.question.id !== firstId);
-    admin.send({ type: 'admin_next_question' });
-    const secondId = (await second).question.id as string;
+    const firstId = await pressNext(admin, phone);
+    const secondId = await pressNext(admin, phone, firstId);
     const seen = phone.messages.flatMap((m) =>
       m.type === 'question_end' ? [`end ${m.questionId}`] : m.type === 'session_state' && m.phase === 'question' ? [`open ${m.question?.id}`] : [],
     );
