@@ -275,7 +275,8 @@ function closeQuestion(room: Room): void {
       sendAll(room.admins, data);
     }
     // No state of its own at the close: phones and screens enter the reveal with question_end, as
-    // in Marquee (DESIGN §4 lists none). The reveal ends into a hold; Next from the hold starts the next question.
+    // in Marquee (DESIGN §4 lists none). The reveal ends into a hold; Next from the hold starts the
+    // next question.
     room.revealTimer = setTimeout(() => broadcastState(room), REVEAL_MS);
   });
 }

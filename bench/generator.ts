@@ -305,7 +305,7 @@ async function run(config: GeneratorConfig): Promise<TargetResult> {
     serverCpuSecondsPerRound: round(mean(perRound.map((r) => r.serverCpuSeconds)), 2),
     writeSyscallsPerPhonePerRound: round(mean(perRound.map((r) => r.writeSyscallsPerPhone)), 2),
     generatorCpuSecondsPerRound: round(mean(perRound.map((r) => r.generatorCpuSeconds)), 2),
-    roundSecondsPerRound: round(mean(perRound.map((r) => r.wallSeconds)), 2),
+    wallSecondsPerRound: round(mean(perRound.map((r) => r.wallSeconds)), 2),
     eventLoopP99Ms: Math.max(...perRound.map((r) => r.eventLoopDuringAnswers.p99)),
     eventLoopMaxMs: Math.max(...perRound.map((r) => r.eventLoopDuringAnswers.max)),
     perRound,

@@ -169,7 +169,7 @@ export interface TargetResult {
    * saturation the round ran: near 1, answers and presses queue behind each other (and the load
    * generator, on the same machine, needs most of the other core).
    */
-  roundSecondsPerRound: number;
+  wallSecondsPerRound: number;
   /** Worst round's p99 / max of the server's event-loop delay during the answer burst (ms). */
   eventLoopP99Ms: number;
   eventLoopMaxMs: number;
