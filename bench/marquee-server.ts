@@ -1,9 +1,11 @@
 /**
- * Starts Marquee exactly as `npm start` does (server/main.ts reads the environment), plus the
- * bench probe for event-loop delay. The server code is not changed or wrapped: main.ts is
- * imported after the probe is installed, so whatever main wires (HTTP, rooms, WebSocket) runs.
+ * Starts Marquee exactly as `npm start` does (its build, dist/server/main.js, which reads the
+ * environment; targets.ts rebuilds it first when stale), plus the bench probe for event-loop
+ * delay. The server code is not changed or wrapped: main is imported after the probe is
+ * installed, so whatever main wires (HTTP, rooms, WebSocket) runs.
  */
 import { installProbe } from './probe.js';
 
 installProbe();
-await import('../server/main.js');
+// A path, not a module TypeScript resolves: the build has no declarations.
+await import(new URL('../dist/server/main.js', import.meta.url).href);

@@ -1,7 +1,7 @@
 /**
- * Starts a measured server in its own process: Marquee (bench/marquee-server.ts → server/main.ts,
- * run from the TypeScript sources through tsx's loader, on SQLite in a fresh temp dir) or the
- * baseline. stdout/stderr go straight to a log file. The process is plain `node`, so its pid is the
+ * Starts a measured server in its own process: Marquee (bench/marquee-server.ts → dist/server/main.js,
+ * the build `npm start` runs, rebuilt first when older than its sources; on SQLite in a fresh temp
+ * dir) or the baseline (from its TypeScript source, through tsx's loader). stdout/stderr go straight to a log file. The process is plain `node`, so its pid is the
  * server's pid for /proc readings.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -10,6 +10,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import type { TargetName } from './ipc.js';
+import { buildServerIfStale } from '../scripts/build.mjs';
 import { nodeCommand } from './open-files.js';
 import type { ProbeReply, ProbeRequest } from './probe.js';
 
@@ -109,6 +110,9 @@ export async function startTarget(name: TargetName, options: TargetOptions): Pro
     fs.mkdirSync(options.cpuProfileDir, { recursive: true });
     profilePath = path.join(options.cpuProfileDir, `${options.label}-${name}.cpuprofile`);
   }
+  // What operators run: tsx's transform (esbuild, names kept on every closure) costs a few per cent
+  // of a round's CPU that the built server does not (docs/PERFORMANCE.md, session 48).
+  if (name !== 'baseline') buildServerIfStale((line) => fs.writeSync(log, `${line}\n`));
   const flags = name === 'baseline' ? [] : startScriptFlags();
   const { command, args } = nodeCommand([...flags, '--import', 'tsx', '--expose-gc', script], options.openFiles);
   const child = spawn(command, args, {
