@@ -82,6 +82,25 @@ describe('the baseline with BASELINE_COMMITS=1', () => {
     expect(phone.types(from)).toEqual(['answer_accepted', 'answer_result', 'question_end', 'leaderboard_update']);
   }, 30_000);
 
+  it('sends at the close what DESIGN §10 adds: the answers per choice, and each result with its rank among the players ranked', async () => {
+    const { admin, phones } = await game(1, 3, 'ranks');
+    const questionId = await pressNext(admin, phones[0]);
+    const results = phones.map((phone) => phone.next('answer_result'));
+    const end = phones[0].next('question_end');
+    // The bench's questions have choice 0 right: one right answer, two wrong ones tied on 0 points.
+    for (const [i, selectedIndex] of [0, 2, 2].entries()) {
+      const accepted = phones[i].next('answer_accepted');
+      phones[i].send({ type: 'submit_answer', questionId, selectedIndex });
+      await accepted;
+    }
+    expect((await end).distribution).toEqual([1, 0, 2, 0]);
+    expect((await Promise.all(results)).map((r) => [r.pointsEarned > 0, r.rank, r.players])).toEqual([
+      [true, 1, 3],
+      [false, 2, 3],
+      [false, 2, 3],
+    ]);
+  }, 30_000);
+
   it('ends an open question before the next one starts when the operator presses Next early', async () => {
     const { admin, phones } = await game(2, 1, 'early-next');
     const [phone] = phones;

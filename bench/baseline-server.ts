@@ -128,8 +128,8 @@ function frame(message: object): Buffer {
 }
 /**
  * Every socket written during one run of synchronous code stays corked until that run ends, so the
- * four frames a question's end sends each phone (answer_result, question_end, leaderboard, state)
- * leave in one write syscall, not four. On loopback a write costs far more than the framing.
+ * three frames a question's end sends each phone (answer_result, question_end, leaderboard) leave
+ * in one write syscall, not three. On loopback a write costs far more than the framing.
  */
 const corked: Socket[] = [];
 function uncorkAll(): void {
@@ -245,9 +245,13 @@ function closeQuestion(room: Room): void {
   const q = room.questions[room.index];
   room.open = false;
   const limitMs = q.timeLimitSeconds * 1000;
-  const results: [string, object][] = [];
+  // DESIGN §10: question_end carries the answers per choice, answer_result the player's rank
+  // (ties on points share one) among everyone ranked.
+  const distribution = [0, 0, 0, 0];
+  const scored: [string, boolean, number][] = [];
   for (const [playerId, answer] of room.answers) {
     const isCorrect = answer.selectedIndex === q.correctIndex;
+    distribution[answer.selectedIndex] = (distribution[answer.selectedIndex] ?? 0) + 1;
     const elapsed = Math.min(limitMs, Math.max(0, answer.atMs - room.startedAtMs));
     const pointsEarned = isCorrect ? Math.round(q.points * (1 - elapsed / (2 * limitMs))) : 0;
     const score = room.scores.get(playerId) ?? { name: playerNames.get(playerId) ?? '', points: 0, reachedAtMs: 0 };
@@ -255,12 +259,16 @@ function closeQuestion(room: Room): void {
     score.points += pointsEarned;
     room.scores.set(playerId, score);
     turnCommit?.scores.push([room.id, playerId, score.points, score.reachedAtMs]);
-    results.push([playerId, { type: 'answer_result', playerId, questionId: q.id, isCorrect, pointsEarned, newScore: score.points }]);
+    scored.push([playerId, isCorrect, pointsEarned]);
   }
-  room.leaderboard = [...room.scores.entries()]
-    .sort(([, a], [, b]) => b.points - a.points || a.reachedAtMs - b.reachedAtMs)
-    .slice(0, 10)
-    .map(([id, s]) => ({ player: { id, name: s.name }, score: { pointsTotal: s.points } }));
+  const standings = [...room.scores.entries()].sort(([, a], [, b]) => b.points - a.points || a.reachedAtMs - b.reachedAtMs);
+  const ranks = new Map<string, number>();
+  standings.forEach(([id, s], i) => ranks.set(id, i > 0 && standings[i - 1][1].points === s.points ? ranks.get(standings[i - 1][0])! : i + 1));
+  const results = scored.map(([playerId, isCorrect, pointsEarned]): [string, object] => [
+    playerId,
+    { type: 'answer_result', playerId, questionId: q.id, isCorrect, pointsEarned, newScore: room.scores.get(playerId)!.points, rank: ranks.get(playerId), players: standings.length },
+  ]);
+  room.leaderboard = standings.slice(0, 10).map(([id, s]) => ({ player: { id, name: s.name }, score: { pointsTotal: s.points } }));
   const answered = room.answers.size;
   durable(() => {
     // The final count, outside the throttle.
@@ -268,7 +276,7 @@ function closeQuestion(room: Room): void {
     sendAll(room.admins, progress);
     sendAll(room.audience, progress, true);
     for (const [playerId, message] of results) sendPlayer(room, playerId, message);
-    const end = frame({ type: 'question_end', questionId: q.id, correctIndex: q.correctIndex });
+    const end = frame({ type: 'question_end', questionId: q.id, correctIndex: q.correctIndex, distribution });
     const board = frame({ type: 'leaderboard_update', leaderboard: room.leaderboard });
     for (const data of [end, board]) {
       sendAll(room.audience, data);
