@@ -1,16 +1,17 @@
 /**
- * Starts a measured server in its own process: Marquee (bench/marquee-server.ts → dist/server/main.js,
- * the build `npm start` runs, rebuilt first when older than its sources; on SQLite in a fresh temp
- * dir) or the baseline (from its TypeScript source, through tsx's loader). stdout/stderr go straight to a log file. The process is plain `node`, so its pid is the
- * server's pid for /proc readings.
+ * Starts a measured server in its own process: Marquee (bench/marquee-server.ts →
+ * dist/server/main.js, the build `npm start` runs, rebuilt first when older than its sources; on
+ * SQLite in a fresh temp dir) or the baseline (from its TypeScript source, through tsx's loader).
+ * stdout/stderr go straight to a log file. The process is plain `node`, so its pid is the server's
+ * pid for /proc readings.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import type { TargetName } from './ipc.js';
 import { buildServerIfStale } from '../scripts/build.mjs';
+import type { TargetName } from './ipc.js';
 import { nodeCommand } from './open-files.js';
 import type { ProbeReply, ProbeRequest } from './probe.js';
 

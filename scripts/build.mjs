@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const serverEntry = path.join(root, 'dist', 'server', 'main.js');
 const webEntry = path.join(root, 'dist', 'web', 'index.html');
 
@@ -23,17 +23,19 @@ function newestMtime(dir) {
 const mtime = (file) => (fs.existsSync(file) ? fs.statSync(file).mtimeMs : 0);
 const sources = (dirs) => Math.max(...dirs.map((d) => newestMtime(path.join(root, d))));
 
-const serverFresh = () => mtime(serverEntry) >= sources(['server', 'protocol']);
 const LOCK_STALE_MS = 5 * 60_000;
 
 /**
  * Builds the server when its build is older than server/ and protocol/. Several processes may ask
  * at once (bench tests in parallel after an edit): one builds under a lock, the others wait for it
- * rather than import files it is still writing.
+ * rather than import files it is still writing. `options` (tests): another tree and build command.
  */
-export function buildServerIfStale(log = console.log) {
-  if (serverFresh()) return;
-  const lock = path.join(root, 'dist', '.server-build-lock');
+export function buildServerIfStale(log = console.log, { dir = root, command = 'npm run build:server' } = {}) {
+  const entry = path.join(dir, 'dist', 'server', 'main.js');
+  const sourcesMs = () => Math.max(...['server', 'protocol'].map((d) => newestMtime(path.join(dir, d))));
+  const fresh = () => mtime(entry) >= sourcesMs();
+  if (fresh()) return;
+  const lock = path.join(dir, 'dist', '.server-build-lock');
   fs.mkdirSync(path.dirname(lock), { recursive: true });
   for (;;) {
     try {
@@ -47,9 +49,9 @@ export function buildServerIfStale(log = console.log) {
     }
   }
   try {
-    if (serverFresh()) return;
+    if (fresh()) return;
     log('Building the server...');
-    execSync('npm run build:server', { cwd: root, stdio: 'inherit' });
+    execSync(command, { cwd: dir, stdio: 'inherit' });
   } finally {
     fs.rmSync(lock, { recursive: true, force: true });
   }
