@@ -248,10 +248,10 @@ function closeQuestion(room: Room): void {
   // DESIGN §10: question_end carries the answers per choice, answer_result the player's rank
   // (ties on points share one) among everyone ranked.
   const distribution = [0, 0, 0, 0];
-  const scored: [string, boolean, number][] = [];
+  const scored: { playerId: string; isCorrect: boolean; pointsEarned: number; newScore: number }[] = [];
   for (const [playerId, answer] of room.answers) {
     const isCorrect = answer.selectedIndex === q.correctIndex;
-    distribution[answer.selectedIndex] = (distribution[answer.selectedIndex] ?? 0) + 1;
+    distribution[answer.selectedIndex]++;
     const elapsed = Math.min(limitMs, Math.max(0, answer.atMs - room.startedAtMs));
     const pointsEarned = isCorrect ? Math.round(q.points * (1 - elapsed / (2 * limitMs))) : 0;
     const score = room.scores.get(playerId) ?? { name: playerNames.get(playerId) ?? '', points: 0, reachedAtMs: 0 };
@@ -259,14 +259,18 @@ function closeQuestion(room: Room): void {
     score.points += pointsEarned;
     room.scores.set(playerId, score);
     turnCommit?.scores.push([room.id, playerId, score.points, score.reachedAtMs]);
-    scored.push([playerId, isCorrect, pointsEarned]);
+    scored.push({ playerId, isCorrect, pointsEarned, newScore: score.points });
   }
   const standings = [...room.scores.entries()].sort(([, a], [, b]) => b.points - a.points || a.reachedAtMs - b.reachedAtMs);
   const ranks = new Map<string, number>();
-  standings.forEach(([id, s], i) => ranks.set(id, i > 0 && standings[i - 1][1].points === s.points ? ranks.get(standings[i - 1][0])! : i + 1));
-  const results = scored.map(([playerId, isCorrect, pointsEarned]): [string, object] => [
+  let rank = 0;
+  standings.forEach(([id, s], i) => {
+    if (i === 0 || s.points !== standings[i - 1][1].points) rank = i + 1;
+    ranks.set(id, rank);
+  });
+  const results = scored.map(({ playerId, ...result }): [string, object] => [
     playerId,
-    { type: 'answer_result', playerId, questionId: q.id, isCorrect, pointsEarned, newScore: room.scores.get(playerId)!.points, rank: ranks.get(playerId), players: standings.length },
+    { type: 'answer_result', playerId, questionId: q.id, ...result, rank: ranks.get(playerId), players: standings.length },
   ]);
   room.leaderboard = standings.slice(0, 10).map(([id, s]) => ({ player: { id, name: s.name }, score: { pointsTotal: s.points } }));
   const answered = room.answers.size;

@@ -21,7 +21,8 @@ function newestMtime(dir) {
 }
 
 const mtime = (file) => (fs.existsSync(file) ? fs.statSync(file).mtimeMs : 0);
-const sources = (dirs) => Math.max(...dirs.map((d) => newestMtime(path.join(root, d))));
+/** A build is fresh when it is at least as new as every file of its source folders under `dir`. */
+const isFresh = (entry, dir, sources) => mtime(entry) >= Math.max(...sources.map((d) => newestMtime(path.join(dir, d))));
 
 const LOCK_STALE_MS = 5 * 60_000;
 
@@ -32,8 +33,7 @@ const LOCK_STALE_MS = 5 * 60_000;
  */
 export function buildServerIfStale(log = console.log, { dir = root, command = 'npm run build:server' } = {}) {
   const entry = path.join(dir, 'dist', 'server', 'main.js');
-  const sourcesMs = () => Math.max(...['server', 'protocol'].map((d) => newestMtime(path.join(dir, d))));
-  const fresh = () => mtime(entry) >= sourcesMs();
+  const fresh = () => isFresh(entry, dir, ['server', 'protocol']);
   if (fresh()) return;
   const lock = path.join(dir, 'dist', '.server-build-lock');
   fs.mkdirSync(path.dirname(lock), { recursive: true });
@@ -58,7 +58,7 @@ export function buildServerIfStale(log = console.log, { dir = root, command = 'n
 }
 
 export function buildWebIfStale(log = console.log) {
-  if (mtime(webEntry) >= sources(['web', 'protocol'])) return;
+  if (isFresh(webEntry, root, ['web', 'protocol'])) return;
   log('Building the web app...');
   execSync('npm run build:web', { cwd: root, stdio: 'inherit' });
 }
