@@ -4,8 +4,10 @@
  * delay. The server code is not changed or wrapped: main is imported after the probe is
  * installed, so whatever main wires (HTTP, rooms, WebSocket) runs.
  */
+import { pathToFileURL } from 'node:url';
+import { serverEntry } from '../scripts/build.mjs';
 import { installProbe } from './probe.js';
 
 installProbe();
 // A path, not a module TypeScript resolves: the build has no declarations.
-await import(new URL('../dist/server/main.js', import.meta.url).href);
+await import(pathToFileURL(serverEntry).href);

@@ -6,7 +6,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-export const serverEntry = path.join(root, 'dist', 'server', 'main.js');
+const serverEntryIn = (dir) => path.join(dir, 'dist', 'server', 'main.js');
+export const serverEntry = serverEntryIn(root);
 const webEntry = path.join(root, 'dist', 'web', 'index.html');
 
 function newestMtime(dir) {
@@ -32,8 +33,7 @@ const LOCK_STALE_MS = 5 * 60_000;
  * rather than import files it is still writing. `options` (tests): another tree and build command.
  */
 export function buildServerIfStale(log = console.log, { dir = root, command = 'npm run build:server' } = {}) {
-  const entry = path.join(dir, 'dist', 'server', 'main.js');
-  const fresh = () => isFresh(entry, dir, ['server', 'protocol']);
+  const fresh = () => isFresh(serverEntryIn(dir), dir, ['server', 'protocol']);
   if (fresh()) return;
   const lock = path.join(dir, 'dist', '.server-build-lock');
   fs.mkdirSync(path.dirname(lock), { recursive: true });
