@@ -28,9 +28,14 @@ const ANSWER_WINDOW_MS = 1_000;
 const ROUND_MS = PRESS_SPREAD_MS + ANSWER_WINDOW_MS + 600;
 const REVEAL_WAIT_MS = 6_000;
 
-/** Keeps nothing: the commit is the database's part, measured by `many`. */
+/**
+ * Keeps nothing: the commit is the database's part, measured by `many`. It takes several sessions'
+ * batches at once as the database does, so the rooms' batches go through the instance's shared
+ * commits (shared-commits.ts) as in the server.
+ */
 class DiscardingStorage extends MemoryRoomStorage {
   override async commit(_batch: CommitBatch): Promise<void> {}
+  async commitMany(_batches: CommitBatch[]): Promise<void> {}
 }
 
 export interface RoomsResult {

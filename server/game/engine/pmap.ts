@@ -87,6 +87,22 @@ function setInSmall(small: unknown[], hash: number, key: string, value: unknown)
   return true;
 }
 
+/**
+ * A copy of a small array with a new entry, in one allocation of its final length (a copy and then
+ * a splice was two, for every answer of a small game). Placed as `setInSmall` places it.
+ */
+function withInserted(small: Small, order: number, key: string, value: unknown): unknown[] {
+  let i = 0;
+  while (i < small.length && (small[i] as number) <= order) i += 3;
+  const out = new Array<unknown>(small.length + 3);
+  for (let j = 0; j < i; j++) out[j] = small[j];
+  out[i] = order;
+  out[i + 1] = key;
+  out[i + 2] = value;
+  for (let j = i; j < small.length; j++) out[j + 3] = small[j];
+  return out;
+}
+
 /** Position of `key` in a leaf, or -1. */
 function indexIn(leaf: Leaf, key: string): number {
   for (let i = 0; i < leaf.length; i += 2) if (leaf[i] === key) return i;
@@ -138,11 +154,16 @@ export class PMap<V> {
     const hash = hashOf(key);
     const { small } = this;
     if (small !== null) {
+      const order = walkOrder(hash);
+      const at = indexInSmall(small, order, key);
+      if (at >= 0) {
+        const copy = small.slice();
+        copy[at + 2] = value;
+        return new PMap<V>(EMPTY_ROOT, this.size, copy);
+      }
       // Full: only a key it holds already keeps it small.
-      if (this.size === SMALL_MAX && indexInSmall(small, walkOrder(hash), key) < 0) return this.asTree().set(key, value);
-      const copy = small.slice();
-      const added = setInSmall(copy, hash, key, value);
-      return new PMap<V>(EMPTY_ROOT, this.size + (added ? 1 : 0), copy);
+      if (this.size === SMALL_MAX) return this.asTree().set(key, value);
+      return new PMap<V>(EMPTY_ROOT, this.size + 1, withInserted(small, order, key, value));
     }
     const old = this.root[hash & MASK][(hash >>> BITS) & MASK][(hash >>> (2 * BITS)) & MASK];
     const at = indexIn(old, key);

@@ -11,11 +11,9 @@ import type { Transaction } from 'kysely';
 import { parseLiveSnapshot, type Program, type StoredAnswer, type StoredScore } from '../engine/index.js';
 import type { Database } from '../../storage/schema.js';
 import type { Store } from '../../storage/store.js';
-import { isForeignKeyError, parseJson } from '../../storage/util.js';
+import { isForeignKeyError, isoOfMs as iso, parseJson } from '../../storage/util.js';
 import { loadProgram } from './program-loader.js';
 import type { CommitBatch, RoomSession, RoomStorage } from './storage.js';
-
-const iso = (ms: number) => new Date(ms).toISOString();
 
 /** Runs a write as it is; if a foreign key refuses it, once more dropping the rows that point nowhere. */
 async function retryFilteredOnForeignKey(write: (filter: boolean) => Promise<void>): Promise<void> {

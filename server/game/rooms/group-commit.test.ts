@@ -175,4 +175,50 @@ describe('group commit', () => {
     storage.gates[1].resolve();
     await writes.flush();
   });
+
+  it('hands its batches over without a promise when it can, and retries a refused one through commit', async () => {
+    const handed: { batch: CommitBatch; done: (failed: boolean, err?: unknown) => void }[] = [];
+    const storage = gatedStorage();
+    const writes = new GroupCommit({
+      sessionId: 's1',
+      commit: storage.commit,
+      hand: (batch, done) => handed.push({ batch, done }),
+      windowMs: 0,
+      refreshSnapshot: () => undefined,
+      log: silentLog,
+    });
+    const confirmed: string[] = [];
+    writes.addAnswer(answer('ann'), () => confirmed.push('ann'));
+    await until(() => handed.length === 1);
+    writes.addAnswer(answer('bob'), () => confirmed.push('bob')); // gathers while ann's batch is out
+    handed[0].done(false);
+    expect(confirmed).toEqual(['ann']); // at once, in the call that reported the commit
+    // Bob's batch goes next, in the same call; refused, it is retried through `commit`.
+    expect(handed.map((h) => h.batch.answers.map((a) => a.playerId))).toEqual([['ann'], ['bob']]);
+    handed[1].done(true, new Error('database down'));
+    await until(() => storage.gates.length === 1);
+    expect(storage.batches[0].answers.map((a) => a.playerId)).toEqual(['bob']);
+    expect(confirmed).toEqual(['ann']);
+    storage.gates[0].resolve();
+    await until(() => confirmed.length === 2);
+    expect(await writes.flush()).toBe(true);
+    expect(handed).toHaveLength(2); // nothing left to hand over
+  });
+
+  it('logs a confirmation that throws, and the batches after it still go', async () => {
+    const storage = gatedStorage();
+    const errors: string[] = [];
+    const writes = new GroupCommit({ sessionId: 's1', commit: storage.commit, windowMs: 0, refreshSnapshot: () => undefined, log: { ...silentLog, error: (_d, message) => errors.push(message) } });
+    writes.addAnswer(answer('ann'), () => {
+      throw new Error('a bug in a confirmation');
+    });
+    await until(() => storage.gates.length === 1);
+    const confirmed: string[] = [];
+    writes.addAnswer(answer('bob'), () => confirmed.push('bob'));
+    storage.gates[0].resolve();
+    await until(() => storage.gates.length === 2);
+    expect(errors).toEqual(['confirming a committed batch failed']);
+    storage.gates[1].resolve();
+    await until(() => confirmed.length === 1);
+  });
 });

@@ -24,11 +24,14 @@
  */
 import type { ScoreWrite } from '../engine/index.js';
 import type { RoomLog } from './broadcaster.js';
+import type { CommitDone } from './shared-commits.js';
 import type { AnswerWrite, CommitBatch, SnapshotWrite } from './storage.js';
 // The retry policy while storage is down (DESIGN §16) lives in write-retry.ts.
 import { retryWrite } from './write-retry.js';
 
 const DEFAULT_MAX_BATCH_ANSWERS = 512;
+/** The scores of a batch that has none: shared, and frozen since no reader may add to it. */
+const NO_SCORES: ScoreWrite[] = Object.freeze([]) as unknown as ScoreWrite[];
 const DEFAULT_MIN_GAP_MS = 10;
 
 /** What a room step adds to the batch beside answers (scores of a closed question, the snapshot). */
@@ -69,6 +72,11 @@ class Gathering {
     return this.done;
   }
 
+  /** Someone waits for this batch's outcome (`whenDone` was asked for). */
+  get awaited(): boolean {
+    return this.done !== null;
+  }
+
   settle(committed: boolean): void {
     this.outcome = committed;
     this.resolveDone?.(committed);
@@ -82,6 +90,11 @@ class Gathering {
 export interface GroupCommitOptions {
   sessionId: string;
   commit: (batch: CommitBatch) => Promise<void>;
+  /**
+   * The first attempt of each batch without a promise (SharedCommits.hand): `done` once committed
+   * or refused. Without it, `commit`. A refused batch is retried through `commit` (write-retry.ts).
+   */
+  hand?: (batch: CommitBatch, done: CommitDone) => void;
   /** How long the first answer of a batch waits for others to join it; 0: until the end of this event-loop turn. */
   windowMs: number;
   /**
@@ -165,8 +178,10 @@ export class GroupCommit {
       this.refresh = false; // a step's snapshot carries the current roster
     }
     if (write.autoRotate !== undefined) batch.autoRotate = write.autoRotate;
+    // Asked for before the drain: a batch with nothing to store is settled there only if awaited.
+    const done = batch.whenDone();
     this.kick();
-    return batch.whenDone();
+    return done;
   }
 
   /** Commits whatever is gathered; resolves when everything added so far is stored (or given up). */
@@ -208,50 +223,59 @@ export class GroupCommit {
       this.timer = null;
       this.timerDueMs = Infinity;
     }
-    if (!this.running) void this.drain();
+    if (!this.running) this.drain();
   }
 
-  /** Writes batches one after another until nothing is gathered. */
-  private async drain(): Promise<void> {
-    this.running = true;
-    try {
-      for (;;) {
-        const batch = this.gathering;
+  /**
+   * Writes what is gathered, then (when it is committed) what gathered meanwhile, one batch at a
+   * time until nothing is left. Without a promise or an async frame per batch: at 1,000 small
+   * games a batch is mostly one answer, and those were a sixth of the room path's garbage (issue 26).
+   */
+  private drain(): void {
+    const batch = this.gathering;
+    if (this.refresh && !batch.snapshot) batch.snapshot = this.options.refreshSnapshot();
+    this.refresh = false;
+    if (batch.isEmpty) {
+      // Nothing to store: whoever waits for it (a flush) is told at once.
+      if (batch.awaited) {
         this.gathering = new Gathering();
-        if (this.refresh && !batch.snapshot) batch.snapshot = this.options.refreshSnapshot();
-        this.refresh = false;
-        if (batch.isEmpty) {
-          batch.settle(true);
-          for (const confirm of batch.onCommitted) confirm();
-          return;
-        }
-        const write: CommitBatch = {
-          sessionId: this.options.sessionId,
-          answers: batch.answers,
-          scores: batch.scores ? [...batch.scores.values()] : [],
-          askings: batch.askings ?? [],
-          snapshot: batch.snapshot,
-          autoRotate: batch.autoRotate,
-          ...(batch.joined?.length ? { joined: batch.joined } : {}),
-        };
-        this.lastCommitAtMs = this.now();
-        const committed = await this.write(write);
-        if (committed) for (const confirm of batch.onCommitted) confirm();
-        batch.settle(committed);
+        batch.settle(true);
       }
-    } finally {
-      this.running = false;
+      return;
     }
+    this.gathering = new Gathering();
+    // Only what the batch carries: most are one answer, with no scores, askings or newcomers.
+    const write: CommitBatch = { sessionId: this.options.sessionId, answers: batch.answers, scores: batch.scores ? [...batch.scores.values()] : NO_SCORES };
+    if (batch.askings) write.askings = batch.askings;
+    if (batch.snapshot) write.snapshot = batch.snapshot;
+    if (batch.autoRotate !== undefined) write.autoRotate = batch.autoRotate;
+    if (batch.joined?.length) write.joined = batch.joined;
+    this.running = true;
+    this.lastCommitAtMs = this.now();
+    const done: CommitDone = (failed, err) => {
+      if (!failed) this.written(batch, true);
+      else void this.retry(write, err).then((committed) => this.written(batch, committed));
+    };
+    if (this.options.hand) this.options.hand(write, done);
+    else this.options.commit(write).then(() => done(false), (err: unknown) => done(true, err));
   }
 
-  /** The first attempt inline (nearly every batch); the retry policy only once one failed. */
-  private async write(write: CommitBatch): Promise<boolean> {
+  /** A batch's outcome: its confirmations go out (committed), its waiters are told, and the next batch goes. */
+  private written(batch: Gathering, committed: boolean): void {
     try {
-      await this.options.commit(write);
-      return true;
+      if (committed) for (const confirm of batch.onCommitted) confirm();
     } catch (err) {
-      const what = `committing ${write.answers.length} answer(s), ${write.scores.length} score(s)${write.snapshot ? ' and the snapshot' : ''}`;
-      return retryWrite(() => this.options.commit(write), what, this.options.log, () => this.closing, { failedOnce: err });
+      // A confirmation that throws is a bug; the batch is stored, and the room's writes go on.
+      this.options.log.error({ err, sessionId: this.options.sessionId }, 'confirming a committed batch failed');
     }
+    batch.settle(committed);
+    this.running = false;
+    this.drain();
+  }
+
+  /** The retry policy, once the first attempt failed (DESIGN §16): resolves false only when given up while closing. */
+  private retry(write: CommitBatch, err: unknown): Promise<boolean> {
+    const what = `committing ${write.answers.length} answer(s), ${write.scores.length} score(s)${write.snapshot ? ' and the snapshot' : ''}`;
+    return retryWrite(() => this.options.commit(write), what, this.options.log, () => this.closing, { failedOnce: err });
   }
 }

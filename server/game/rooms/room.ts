@@ -41,6 +41,7 @@ import { ReconnectCounter, type RoomSummary, summarize } from './live-summary.js
 import { RosterRefresh } from './roster-refresh.js';
 import { StepEffects } from './step-effects.js';
 import type { RoomStorage, SnapshotWrite } from './storage.js';
+import type { SharedCommits } from './shared-commits.js';
 import { RoomClosedError, TaskQueue } from './task-queue.js';
 import { WakeTimer } from './wake-timer.js';
 
@@ -62,7 +63,7 @@ export interface RoomDeps {
   /** How long the first answer of a group commit waits for others to share its transaction. */
   commitWindowMs: number;
   /** The instance's shared commits (shared-commits.ts): batches of sessions committing in the same turn share a transaction. Without it, the room commits alone. */
-  commits?: Pick<RoomStorage, 'commit'>;
+  commits?: Pick<RoomStorage, 'commit'> & Partial<Pick<SharedCommits, 'hand'>>;
   /** Called (from the room's queue) when nobody holds a room that is not live any more. */
   onUnused(room: Room): void;
   /**
@@ -107,6 +108,7 @@ export class Room {
     this.writes = new GroupCommit({
       sessionId,
       commit: (batch) => (deps.commits ?? deps.storage).commit(batch),
+      hand: deps.commits?.hand && ((batch, done) => deps.commits!.hand!(batch, done)),
       windowMs: deps.commitWindowMs,
       refreshSnapshot: () => this.rosterSnapshot(),
       log: deps.log,

@@ -103,4 +103,21 @@ describe.each(DIALECTS)('commits shared across sessions on %s', (dialect) => {
     expect(transactions).toBe(2);
     for (const { sessionId } of sessions) expect(await storage.loadAnswers(sessionId, 1)).toHaveLength(1);
   });
+
+  it('takes batches handed over without a promise into the same transaction, and tells each its own outcome', async () => {
+    const sessions = await games(3, 'hand');
+    fenced.add(sessions[2].sessionId);
+    const shared = new SharedCommits(storage);
+    transactions = 0;
+    const outcomes = await Promise.all(
+      sessions.map(({ batch }) => new Promise<[boolean, unknown]>((resolve) => shared.hand(batch, (failed, err) => resolve([failed, err])))),
+    );
+    expect(outcomes.map(([failed]) => failed)).toEqual([false, false, true]);
+    expect(outcomes[2][1]).toBeInstanceOf(FencedError);
+    // The shared attempt, spoiled by the fenced session, then each batch alone.
+    expect(transactions).toBe(4);
+    expect(await storage.loadAnswers(sessions[0].sessionId, 1)).toHaveLength(1);
+    expect(await storage.loadAnswers(sessions[1].sessionId, 1)).toHaveLength(1);
+    expect(await storage.loadAnswers(sessions[2].sessionId, 1)).toEqual([]);
+  });
 });

@@ -29,10 +29,12 @@ import type { CommitBatch, RoomStorage } from './storage.js';
  */
 export const SHARED_COMMIT_GAP_MS = 20;
 
+/** Told once a handed-over batch is committed (`failed` false) or refused (the error). */
+export type CommitDone = (failed: boolean, err?: unknown) => void;
+
 interface Pending {
   batch: CommitBatch;
-  resolve: () => void;
-  reject: (err: unknown) => void;
+  done: CommitDone;
 }
 
 export class SharedCommits {
@@ -49,10 +51,21 @@ export class SharedCommits {
   /** Commits the batch with whatever other sessions hand over in the same turn; resolves once it is durable. */
   commit(batch: CommitBatch): Promise<void> {
     if (!this.storage.commitMany) return this.storage.commit(batch);
-    return new Promise<void>((resolve, reject) => {
-      this.gathering.push({ batch, resolve, reject });
-      this.schedule();
-    });
+    return new Promise<void>((resolve, reject) => this.hand(batch, (failed, err) => (failed ? reject(err) : resolve())));
+  }
+
+  /**
+   * `commit` without a promise: `done` is called once the batch is durable or refused. A room's
+   * group commit hands over every batch this way, an answer alone in most of them at 1,000 small
+   * games: a promise, its executor and its reactions per answer were garbage (issue 26).
+   */
+  hand(batch: CommitBatch, done: CommitDone): void {
+    if (!this.storage.commitMany) {
+      this.storage.commit(batch).then(() => done(false), (err: unknown) => done(true, err));
+      return;
+    }
+    this.gathering.push({ batch, done });
+    this.schedule();
   }
 
   /**
@@ -94,15 +107,16 @@ export class SharedCommits {
       await Promise.all(group.map((p) => this.alone(p)));
       return;
     }
-    for (const p of group) p.resolve();
+    for (const p of group) p.done(false);
   }
 
   private async alone(p: Pending): Promise<void> {
     try {
       await this.storage.commit(p.batch);
-      p.resolve();
     } catch (err) {
-      p.reject(err);
+      p.done(true, err);
+      return;
     }
+    p.done(false);
   }
 }
