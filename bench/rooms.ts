@@ -5,8 +5,8 @@
  * Next within the same second and every player answers within the second after, on real timers,
  * as in `many`. Prints the process's CPU per round (all threads: the garbage collector's too).
  *
- * No sockets, no database: what is left is the engine, the rooms' queues, timers and group
- * commits, and the garbage they make. A profile of `many` spreads a round's cost over the whole
+ * No sockets, no database: what is left is the engine, the rooms' queues, timers, group commits
+ * and the instance's shared commits, and the garbage they make. A profile of `many` spreads a round's cost over the whole
  * path of an answer (docs/PERFORMANCE.md); this isolates the part that is Marquee's own code, so
  * a change to it can be measured in seconds, with far less noise than a run of `many`. The
  * harness's own timers (one per answer) are part of the figure, the same for every version compared.
