@@ -205,20 +205,22 @@ describe('group commit', () => {
     expect(handed).toHaveLength(2); // nothing left to hand over
   });
 
-  it('logs a confirmation that throws, and the batches after it still go', async () => {
+  it('logs a confirmation that throws; the other confirmations and the batches after it still go', async () => {
     const storage = gatedStorage();
     const errors: string[] = [];
     const writes = new GroupCommit({ sessionId: 's1', commit: storage.commit, windowMs: 0, refreshSnapshot: () => undefined, log: { ...silentLog, error: (_d, message) => errors.push(message) } });
+    const confirmed: string[] = [];
     writes.addAnswer(answer('ann'), () => {
       throw new Error('a bug in a confirmation');
     });
+    writes.addAnswer(answer('cid'), () => confirmed.push('cid')); // the same batch, after the one that throws
     await until(() => storage.gates.length === 1);
-    const confirmed: string[] = [];
     writes.addAnswer(answer('bob'), () => confirmed.push('bob'));
     storage.gates[0].resolve();
     await until(() => storage.gates.length === 2);
-    expect(errors).toEqual(['confirming a committed batch failed']);
+    expect(errors).toEqual(['confirming a committed answer failed']);
+    expect(confirmed).toEqual(['cid']);
     storage.gates[1].resolve();
-    await until(() => confirmed.length === 1);
+    await until(() => confirmed.length === 2);
   });
 });

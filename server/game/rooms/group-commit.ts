@@ -262,11 +262,15 @@ export class GroupCommit {
 
   /** A batch's outcome: its confirmations go out (committed), its waiters are told, and the next batch goes. */
   private written(batch: Gathering, committed: boolean): void {
-    try {
-      if (committed) for (const confirm of batch.onCommitted) confirm();
-    } catch (err) {
-      // A confirmation that throws is a bug; the batch is stored, and the room's writes go on.
-      this.options.log.error({ err, sessionId: this.options.sessionId }, 'confirming a committed batch failed');
+    if (committed) {
+      for (const confirm of batch.onCommitted) {
+        try {
+          confirm();
+        } catch (err) {
+          // A bug: the answer is stored; the batch's other confirmations and the room's writes go on.
+          this.options.log.error({ err, sessionId: this.options.sessionId }, 'confirming a committed answer failed');
+        }
+      }
     }
     batch.settle(committed);
     this.running = false;
