@@ -4,6 +4,7 @@
  */
 import { describe, expect, it, vi } from 'vitest';
 import { GroupCommit } from './group-commit.js';
+import { type CommitDone, SharedCommits } from './shared-commits.js';
 import type { AnswerWrite, CommitBatch } from './storage.js';
 
 const silentLog = { info: () => {}, warn: () => {}, error: () => {} };
@@ -222,5 +223,24 @@ describe('group commit', () => {
     expect(confirmed).toEqual(['cid']);
     storage.gates[1].resolve();
     await until(() => confirmed.length === 2);
+  });
+
+  it("a room whose next batch fails to build does not keep the other rooms of its shared transaction waiting", async () => {
+    const shared = new SharedCommits({ commit: async () => {}, commitMany: async () => {} });
+    const errors: string[] = [];
+    const log = { ...silentLog, error: (_d: object, message: string) => errors.push(message) };
+    const hand = (batch: CommitBatch, done: CommitDone) => shared.hand(batch, done);
+    const broken = new GroupCommit({ sessionId: 's1', commit: async () => {}, hand, windowMs: 0, log, refreshSnapshot: () => {
+      throw new Error('a bug while building the roster');
+    } });
+    const fine = new GroupCommit({ sessionId: 's2', commit: async () => {}, hand, windowMs: 0, log, refreshSnapshot: () => undefined });
+    const confirmed: string[] = [];
+    broken.addAnswer(answer('ann'), () => confirmed.push('ann'));
+    fine.addAnswer({ ...answer('bob'), sessionId: 's2' }, () => confirmed.push('bob'));
+    await new Promise((resolve) => setImmediate(resolve)); // both batches handed over, their transaction not run yet
+    broken.refreshSoon(60_000); // so its next batch is built as soon as that transaction is done
+    await until(() => confirmed.length === 2);
+    expect(confirmed).toEqual(['ann', 'bob']);
+    expect(errors).toEqual(['taking the next batch failed']);
   });
 });

@@ -274,7 +274,12 @@ export class GroupCommit {
     }
     batch.settle(committed);
     this.running = false;
-    this.drain();
+    try {
+      this.drain();
+    } catch (err) {
+      // Called from the shared commits' loop over every room of a transaction: a bug here must not keep the others waiting.
+      this.options.log.error({ err, sessionId: this.options.sessionId }, 'taking the next batch failed');
+    }
   }
 
   /** The retry policy, once the first attempt failed (DESIGN §16): resolves false only when given up while closing. */
