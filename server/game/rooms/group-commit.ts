@@ -8,7 +8,8 @@
  * machine where a timer fires late); and while one transaction runs the next batch gathers, so
  * under a burst each commit carries many answers and a confirmation waits about one commit, not
  * a queue of them. A step's scores and snapshot join the batch being gathered: everything a room stores
- * goes through `RoomStorage.commit`, one transaction per batch, one batch at a time, in order.
+ * goes out as one batch at a time, in order, handed to the instance's shared commits
+ * (shared-commits.ts) or committed alone through `RoomStorage.commit`.
  *
  * Under a burst answers keep gathering until a few milliseconds after the previous commit
  * started (`minGapMs`): on SQLite a commit is synchronous, so nothing gathers "while it runs", and
