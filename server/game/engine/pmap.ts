@@ -81,19 +81,23 @@ function setInSmall(small: unknown[], hash: number, key: string, value: unknown)
     small[at + 2] = value;
     return false;
   }
+  small.splice(insertionPoint(small, order), 0, order, key, value);
+  return true;
+}
+
+/** Where a new entry of walk order `order` goes: after every entry of the same or an earlier order. */
+function insertionPoint(small: Small, order: number): number {
   let i = 0;
   while (i < small.length && (small[i] as number) <= order) i += 3;
-  small.splice(i, 0, order, key, value);
-  return true;
+  return i;
 }
 
 /**
  * A copy of a small array with a new entry, in one allocation of its final length (a copy and then
- * a splice was two, for every answer of a small game). Placed as `setInSmall` places it.
+ * a splice was two, for every answer of a small game).
  */
 function withInserted(small: Small, order: number, key: string, value: unknown): unknown[] {
-  let i = 0;
-  while (i < small.length && (small[i] as number) <= order) i += 3;
+  const i = insertionPoint(small, order);
   const out = new Array<unknown>(small.length + 3);
   for (let j = 0; j < i; j++) out[j] = small[j];
   out[i] = order;

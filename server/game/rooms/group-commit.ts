@@ -25,7 +25,7 @@
  */
 import type { ScoreWrite } from '../engine/index.js';
 import type { RoomLog } from './broadcaster.js';
-import type { CommitDone } from './shared-commits.js';
+import { type CommitDone, reportTo } from './shared-commits.js';
 import type { AnswerWrite, CommitBatch, SnapshotWrite } from './storage.js';
 // The retry policy while storage is down (DESIGN §16) lives in write-retry.ts.
 import { retryWrite } from './write-retry.js';
@@ -258,7 +258,7 @@ export class GroupCommit {
       else void this.retry(write, err).then((committed) => this.written(batch, committed));
     };
     if (this.options.hand) this.options.hand(write, done);
-    else this.options.commit(write).then(() => done(false), (err: unknown) => done(true, err));
+    else reportTo(done, this.options.commit(write));
   }
 
   /** A batch's outcome: its confirmations go out (committed), its waiters are told, and the next batch goes. */

@@ -32,6 +32,11 @@ export const SHARED_COMMIT_GAP_MS = 20;
 /** Told once a handed-over batch is committed (`failed` false) or refused (the error). */
 export type CommitDone = (failed: boolean, err?: unknown) => void;
 
+/** Tells `done` how a write that returns a promise ended. */
+export function reportTo(done: CommitDone, written: Promise<void>): void {
+  written.then(() => done(false), (err: unknown) => done(true, err));
+}
+
 interface Pending {
   batch: CommitBatch;
   done: CommitDone;
@@ -61,7 +66,7 @@ export class SharedCommits {
    */
   hand(batch: CommitBatch, done: CommitDone): void {
     if (!this.storage.commitMany) {
-      this.storage.commit(batch).then(() => done(false), (err: unknown) => done(true, err));
+      reportTo(done, this.storage.commit(batch));
       return;
     }
     this.gathering.push({ batch, done });
