@@ -243,4 +243,69 @@ describe('group commit', () => {
     expect(confirmed).toEqual(['ann', 'bob']);
     expect(errors).toEqual(['taking the next batch failed']);
   });
+
+  describe('poked by any room event while one turn of the event loop lasts', () => {
+    /** Rooms on one instance's shared commits, with a clock the test moves and transactions it lets through. */
+    function instance() {
+      let nowMs = 0;
+      const transactions: { sessions: string[]; resolve: () => void }[] = [];
+      const transaction = (batches: CommitBatch[]) => new Promise<void>((resolve) => transactions.push({ sessions: batches.map((b) => b.sessionId), resolve }));
+      // One batch alone goes through `commit`, several through `commitMany`.
+      const storage = { commit: (batch: CommitBatch) => transaction([batch]), commitMany: transaction };
+      const shared = new SharedCommits(storage, { minGapMs: 20, overdueMs: 20, now: () => nowMs });
+      const room = (sessionId: string) =>
+        new GroupCommit({
+          sessionId,
+          commit: storage.commit,
+          hand: (batch, done) => shared.hand(batch, done),
+          waitFor: (kick) => shared.waitFor(kick),
+          unwait: (kick) => shared.unwait(kick),
+          windowMs: 0,
+          refreshSnapshot: () => undefined,
+          log: silentLog,
+        });
+      return { shared, room, transactions, at: (ms: number) => (nowMs = ms) };
+    }
+
+    it('commits the batches overdue at once, without waiting for the end of the turn', async () => {
+      const { shared, room, transactions, at } = instance();
+      const confirmed: string[] = [];
+      room('s1').addAnswer(answer('ann'), () => confirmed.push('ann'));
+      room('s2').addAnswer({ ...answer('bob'), sessionId: 's2' }, () => confirmed.push('bob'));
+      // Still the same synchronous stretch (a long poll phase reading sockets).
+      at(5);
+      shared.poke();
+      expect(transactions).toHaveLength(0);
+      at(25);
+      shared.poke();
+      expect(transactions.map((t) => t.sessions)).toEqual([['s1', 's2']]);
+      transactions[0].resolve();
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(confirmed).toEqual(['ann', 'bob']);
+      // Neither the rooms' own immediates nor the shared one wrote anything again.
+      expect(transactions).toHaveLength(1);
+    });
+
+    it('starts nothing while a transaction is in flight; what waited meanwhile goes with the first poke after it', async () => {
+      const { shared, room, transactions, at } = instance();
+      const confirmed: string[] = [];
+      room('s1').addAnswer(answer('ann'), () => confirmed.push('ann'));
+      at(25);
+      shared.poke();
+      room('s2').addAnswer({ ...answer('bob'), sessionId: 's2' }, () => confirmed.push('bob'));
+      at(60);
+      shared.poke(); // bob has waited 35 ms, but ann's transaction is still in flight
+      expect(transactions.map((t) => t.sessions)).toEqual([['s1']]);
+      transactions[0].resolve();
+      await new Promise((resolve) => queueMicrotask(() => resolve(undefined)));
+      await Promise.resolve();
+      expect(confirmed).toEqual(['ann']);
+      shared.poke(); // the same turn still: bob's room's own immediate has not run
+      expect(transactions.map((t) => t.sessions)).toEqual([['s1'], ['s2']]);
+      transactions[1].resolve();
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(confirmed).toEqual(['ann', 'bob']);
+      expect(transactions).toHaveLength(2);
+    });
+  });
 });

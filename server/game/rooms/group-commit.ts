@@ -96,6 +96,12 @@ export interface GroupCommitOptions {
    * or refused. Without it, `commit`. A refused batch is retried through `commit` (write-retry.ts).
    */
   hand?: (batch: CommitBatch, done: CommitDone) => void;
+  /**
+   * Told when a batch starts waiting for this room's immediate or timer, and when it stops: the
+   * shared commits may hand it over earlier with `kick` (SharedCommits.poke).
+   */
+  waitFor?: (kick: () => void) => void;
+  unwait?: (kick: () => void) => void;
   /** How long the first answer of a batch waits for others to join it; 0: until the end of this event-loop turn. */
   windowMs: number;
   /**
@@ -202,6 +208,7 @@ export class GroupCommit {
 
   private schedule(delayMs: number): void {
     if (this.running || this.immediate !== null) return; // taken as soon as the write in flight is done, or this turn ends
+    if (this.timer === null) this.options.waitFor?.(this.kicked);
     if (delayMs <= 0) {
       this.immediate = setImmediate(() => this.kick());
       return;
@@ -214,7 +221,11 @@ export class GroupCommit {
     this.timer.unref();
   }
 
+  /** The shared commits' way in, called from another room's event: a bug here is logged, not thrown at that room. */
+  private readonly kicked = (): void => this.safely(() => this.kick());
+
   private kick(): void {
+    if (this.immediate !== null || this.timer !== null) this.options.unwait?.(this.kicked);
     if (this.immediate !== null) {
       clearImmediate(this.immediate);
       this.immediate = null;
@@ -275,10 +286,14 @@ export class GroupCommit {
     }
     batch.settle(committed);
     this.running = false;
+    // Called from the shared commits' loop over every room of a transaction: a bug here must not keep the others waiting.
+    this.safely(() => this.drain());
+  }
+
+  private safely(take: () => void): void {
     try {
-      this.drain();
+      take();
     } catch (err) {
-      // Called from the shared commits' loop over every room of a transaction: a bug here must not keep the others waiting.
       this.options.log.error({ err, sessionId: this.options.sessionId }, 'taking the next batch failed');
     }
   }

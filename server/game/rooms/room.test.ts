@@ -9,6 +9,7 @@ import { FakeClock } from './fake-clock.js';
 import { RoomManager } from './manager.js';
 import { MemoryRoomStorage } from './memory-storage.js';
 import type { RoomMember } from './room.js';
+import { OVERDUE_MS } from './shared-commits.js';
 import type { CommitBatch } from './storage.js';
 
 type Delivery = { to: string; message: ServerMessage };
@@ -301,6 +302,33 @@ describe('Room', () => {
     room.release();
     await manager.whenIdle();
     expect(manager.get(SESSION)).toBeUndefined();
+  });
+
+  it('a room event writes the batches that have waited a gap for their commit, before the turn ends', async () => {
+    // Shared commits (one transaction per turn for every session) need a storage that writes several batches at once.
+    class SharingStorage extends MemoryRoomStorage {
+      async commitMany(batches: CommitBatch[]): Promise<void> {
+        for (const batch of batches) await this.commit(batch);
+      }
+    }
+    const storage = new SharingStorage();
+    const { manager } = setup({ status: 'live', storage });
+    await manager.start();
+    await join(manager, { connectionId: 'p1', role: 'player', playerId: 'ann', name: 'Ann' });
+    await join(manager, { connectionId: 'p2', role: 'player', playerId: 'bob', name: 'Bob' });
+    await manager.whenIdle();
+    const room = manager.get(SESSION)!;
+    const stored = () => storage.commits.flatMap((c) => c.answers.map((a) => a.playerId));
+    room.dispatch({ type: 'submit_answer', connectionId: 'p1', playerId: 'ann', questionId: 'q1', selectedIndex: 2 });
+    for (let i = 0; i < 10; i++) await Promise.resolve(); // microtasks only: the room takes the answer, the turn goes on
+    expect(stored()).toEqual([]);
+    // A saturated server's poll phase reads sockets for a long stretch; the answer's batch is overdue inside it.
+    const untilMs = performance.now() + OVERDUE_MS + 5;
+    while (performance.now() < untilMs) {
+      // busy, as a long poll phase is
+    }
+    room.dispatch({ type: 'player_delay', playerId: 'bob', allowanceMs: 40 }); // any event of any room
+    expect(stored()).toEqual(['ann']);
   });
 
   it('resumes a live session from storage with the question’s remaining time', async () => {

@@ -63,7 +63,7 @@ export interface RoomDeps {
   /** How long the first answer of a group commit waits for others to share its transaction. */
   commitWindowMs: number;
   /** The instance's shared commits (shared-commits.ts): batches of sessions committing in the same turn share a transaction. Without it, the room commits alone. */
-  commits?: Pick<RoomStorage, 'commit'> & Partial<Pick<SharedCommits, 'hand'>>;
+  commits?: Pick<RoomStorage, 'commit'> & Partial<Pick<SharedCommits, 'hand' | 'waitFor' | 'unwait' | 'poke'>>;
   /** Called (from the room's queue) when nobody holds a room that is not live any more. */
   onUnused(room: Room): void;
   /**
@@ -109,6 +109,8 @@ export class Room {
       sessionId,
       commit: (batch) => (deps.commits ?? deps.storage).commit(batch),
       hand: deps.commits?.hand && ((batch, done) => deps.commits!.hand!(batch, done)),
+      waitFor: deps.commits?.waitFor && ((kick) => deps.commits!.waitFor!(kick)),
+      unwait: deps.commits?.unwait && ((kick) => deps.commits!.unwait!(kick)),
       windowMs: deps.commitWindowMs,
       refreshSnapshot: () => this.rosterSnapshot(),
       log: deps.log,
@@ -178,6 +180,8 @@ export class Room {
    * entered the cluster's queue (multi-instance mode, docs/REALTIME.md).
    */
   dispatch(event: EngineEvent, arrivedAtMs = this.deps.clock.now()): void {
+    // Saturated, one phase of the event loop can last most of a second: commits that are due run now.
+    this.deps.commits?.poke?.();
     // A phone's measured delay matters only when a question's deadline sizes the reveal's hold
     // (credit.ts): kept aside and handed to the engine with the next step, not a step of its own.
     // Nearly every pong of a question's ping reported one: at 1,000 sessions a room step per

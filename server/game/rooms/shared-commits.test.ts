@@ -81,7 +81,7 @@ describe.each(DIALECTS)('commits shared across sessions on %s', (dialect) => {
 
   it('a commit soon after the previous one waits out the gap, and what is handed over meanwhile joins it', async () => {
     const sessions = await games(3, 'gap');
-    const shared = new SharedCommits(storage, 200);
+    const shared = new SharedCommits(storage, { minGapMs: 200 });
     transactions = 0;
     await shared.commit(sessions[0].batch); // after a quiet moment: at once
     const second = shared.commit(sessions[1].batch);

@@ -17,6 +17,13 @@
  * failed one is reported to its own room (whose group commit retries or gives up as before).
  * The per-session fence runs inside the shared transaction for each batch (DbRoomStorage), so a
  * batch is never stored under an epoch that is not its owner's.
+ *
+ * A turn does not always end soon. Saturated, the event loop reads sockets for most of a second
+ * in one poll phase (libuv takes up to 48 × 1,024 ready sockets before it returns to timers and
+ * immediates), and every confirmation, result and question start waited for that phase's end. So
+ * rooms also say when a batch starts waiting for their immediate or timer (`waitFor`), and every
+ * room event `poke`s: once something has waited `OVERDUE_MS`, and no transaction is in flight,
+ * the waiting rooms hand over at once and the transaction runs inside whatever phase is running.
  */
 import type { CommitBatch, RoomStorage } from './storage.js';
 
@@ -29,6 +36,16 @@ import type { CommitBatch, RoomStorage } from './storage.js';
  */
 export const SHARED_COMMIT_GAP_MS = 20;
 
+/**
+ * A room's batch that has waited this long is committed at the next room event, even in the
+ * middle of a long turn: under 1.5 s a phone still trusts its socket (DESIGN §14), and saturated at
+ * 1,000 sessions × 10 phones the tail of the confirmations was at that limit. Not sooner: each
+ * commit rewrites the pages it touches, and the answers of a long turn share their room's batch;
+ * after 20 or 50 ms of waiting the round cost 7–15 % more CPU, which a saturated server pays back
+ * in latency (docs/PERFORMANCE.md, session 51).
+ */
+export const OVERDUE_MS = 150;
+
 /** Told once a handed-over batch is committed (`failed` false) or refused (the error). */
 export type CommitDone = (failed: boolean, err?: unknown) => void;
 
@@ -37,6 +54,8 @@ export function reportTo(done: CommitDone, written: Promise<void>): void {
   written.then(() => done(false), (err: unknown) => done(true, err));
 }
 
+type Kick = () => void;
+
 interface Pending {
   batch: CommitBatch;
   done: CommitDone;
@@ -44,14 +63,31 @@ interface Pending {
 
 export class SharedCommits {
   private gathering: Pending[] = [];
-  private scheduled = false;
+  private scheduled: NodeJS.Timeout | NodeJS.Immediate | null = null;
   private running = false;
   private lastStartedAtMs = Number.NEGATIVE_INFINITY;
+  /** Rooms whose next batch waits for their own immediate or timer: how to hand it over now. */
+  private readonly waiting = new Set<Kick>();
+  /**
+   * Since when a room's batch has waited for its own immediate or timer. Not the batches handed
+   * over here: a room whose batch is out already (one game of thousands, answering all the time)
+   * gathers its next as before, with everything the turn reads (committing those sooner only cost
+   * more, smaller transactions).
+   */
+  private waitingSinceMs = Infinity;
+
+  private readonly minGapMs: number;
+  private readonly overdueMs: number;
+  private readonly now: () => number;
 
   constructor(
     private readonly storage: Pick<RoomStorage, 'commit' | 'commitMany'>,
-    private readonly minGapMs = SHARED_COMMIT_GAP_MS,
-  ) {}
+    options: { minGapMs?: number; overdueMs?: number; now?: () => number } = {},
+  ) {
+    this.minGapMs = options.minGapMs ?? SHARED_COMMIT_GAP_MS;
+    this.overdueMs = options.overdueMs ?? OVERDUE_MS;
+    this.now = options.now ?? (() => performance.now());
+  }
 
   /** Commits the batch with whatever other sessions hand over in the same turn; resolves once it is durable. */
   commit(batch: CommitBatch): Promise<void> {
@@ -73,20 +109,61 @@ export class SharedCommits {
     this.schedule();
   }
 
+  /** A room's batch waits for the room's own immediate or timer; `kick` hands it over at once. */
+  waitFor(kick: Kick): void {
+    if (!this.storage.commitMany) return;
+    if (this.waitingSinceMs === Infinity) this.waitingSinceMs = this.now();
+    this.waiting.add(kick);
+  }
+
+  /** The room handed its batch over (or has nothing left to hand). */
+  unwait(kick: Kick): void {
+    this.waiting.delete(kick);
+  }
+
+  /**
+   * Called with every room event, in whatever phase of the event loop: if something has waited
+   * `OVERDUE_MS`, the previous transaction started a gap ago and none is in flight, the waiting
+   * rooms hand their batches over and they are committed now, not at the end of a turn that may
+   * last a second.
+   */
+  poke(): void {
+    if (this.running || this.waitingSinceMs === Infinity) return;
+    const nowMs = this.now();
+    if (nowMs - this.waitingSinceMs < this.overdueMs || nowMs - this.lastStartedAtMs < this.minGapMs) return;
+    this.cancelScheduled();
+    // Their hand-overs must not schedule another transaction: they join this one.
+    this.running = true;
+    try {
+      for (const kick of this.waiting) kick();
+    } finally {
+      this.waiting.clear();
+      this.running = false;
+    }
+    if (this.gathering.length > 0) void this.drain();
+    else this.waitingSinceMs = Infinity;
+  }
+
+  private cancelScheduled(): void {
+    if (this.scheduled === null) return;
+    // One of the two: clearing a handle of the other kind does nothing.
+    clearTimeout(this.scheduled as NodeJS.Timeout);
+    clearImmediate(this.scheduled as NodeJS.Immediate);
+    this.scheduled = null;
+  }
+
   /**
    * At the end of this turn (the check phase, right after the sockets were read), unless one is in
    * flight, or once the gap since the previous one has passed.
    */
   private schedule(): void {
-    if (this.scheduled || this.running) return;
-    this.scheduled = true;
+    if (this.scheduled !== null || this.running) return;
     const go = () => {
-      this.scheduled = false;
-      void this.drain();
+      this.scheduled = null;
+      if (this.gathering.length > 0) void this.drain();
     };
-    const waitMs = this.lastStartedAtMs + this.minGapMs - performance.now();
-    if (waitMs > 0) setTimeout(go, waitMs);
-    else setImmediate(go);
+    const waitMs = this.lastStartedAtMs + this.minGapMs - this.now();
+    this.scheduled = waitMs > 0 ? setTimeout(go, waitMs) : setImmediate(go);
   }
 
   private async drain(): Promise<void> {
@@ -94,7 +171,9 @@ export class SharedCommits {
     try {
       const group = this.gathering;
       this.gathering = [];
-      this.lastStartedAtMs = performance.now();
+      this.lastStartedAtMs = this.now();
+      // Rooms still waiting on a timer of their own wait from now on, for the next one.
+      this.waitingSinceMs = this.waiting.size > 0 ? this.lastStartedAtMs : Infinity;
       await this.write(group);
     } finally {
       this.running = false;
