@@ -22,8 +22,9 @@
  * in one poll phase (libuv takes up to 48 × 1,024 ready sockets before it returns to timers and
  * immediates), and every confirmation, result and question start waited for that phase's end. So
  * rooms also say when a batch starts waiting for their immediate or timer (`waitFor`), and every
- * room event `poke`s: once something has waited `OVERDUE_MS`, and no transaction is in flight,
- * the waiting rooms hand over at once and the transaction runs inside whatever phase is running.
+ * room event `poke`s: once a room's batch has waited `OVERDUE_MS`, and no transaction is in
+ * flight, the waiting rooms hand over at once (with whatever was handed over meanwhile) and the
+ * transaction runs inside whatever phase is running.
  */
 import type { CommitBatch, RoomStorage } from './storage.js';
 
@@ -122,10 +123,10 @@ export class SharedCommits {
   }
 
   /**
-   * Called with every room event, in whatever phase of the event loop: if something has waited
-   * `OVERDUE_MS`, the previous transaction started a gap ago and none is in flight, the waiting
-   * rooms hand their batches over and they are committed now, not at the end of a turn that may
-   * last a second.
+   * Called with every room event, in whatever phase of the event loop: if a room's batch has
+   * waited `OVERDUE_MS`, the previous transaction started a gap ago and none is in flight, the
+   * waiting rooms hand their batches over and they are committed now, with those handed over
+   * meanwhile, not at the end of a turn that may last a second.
    */
   poke(): void {
     if (this.running || this.waitingSinceMs === Infinity) return;
