@@ -4,7 +4,7 @@
  */
 import { describe, expect, it, vi } from 'vitest';
 import { GroupCommit } from './group-commit.js';
-import { type CommitDone, SharedCommits } from './shared-commits.js';
+import { SharedCommits } from './shared-commits.js';
 import type { AnswerWrite, CommitBatch } from './storage.js';
 
 const silentLog = { info: () => {}, warn: () => {}, error: () => {} };
@@ -183,7 +183,7 @@ describe('group commit', () => {
     const writes = new GroupCommit({
       sessionId: 's1',
       commit: storage.commit,
-      hand: (batch, done) => handed.push({ batch, done }),
+      shared: { hand: (batch, done) => handed.push({ batch, done }), waitFor: () => {}, unwait: () => {} },
       windowMs: 0,
       refreshSnapshot: () => undefined,
       log: silentLog,
@@ -229,11 +229,10 @@ describe('group commit', () => {
     const shared = new SharedCommits({ commit: async () => {}, commitMany: async () => {} });
     const errors: string[] = [];
     const log = { ...silentLog, error: (_d: object, message: string) => errors.push(message) };
-    const hand = (batch: CommitBatch, done: CommitDone) => shared.hand(batch, done);
-    const broken = new GroupCommit({ sessionId: 's1', commit: async () => {}, hand, windowMs: 0, log, refreshSnapshot: () => {
+    const broken = new GroupCommit({ sessionId: 's1', commit: async () => {}, shared, windowMs: 0, log, refreshSnapshot: () => {
       throw new Error('a bug while building the roster');
     } });
-    const fine = new GroupCommit({ sessionId: 's2', commit: async () => {}, hand, windowMs: 0, log, refreshSnapshot: () => undefined });
+    const fine = new GroupCommit({ sessionId: 's2', commit: async () => {}, shared, windowMs: 0, log, refreshSnapshot: () => undefined });
     const confirmed: string[] = [];
     broken.addAnswer(answer('ann'), () => confirmed.push('ann'));
     fine.addAnswer({ ...answer('bob'), sessionId: 's2' }, () => confirmed.push('bob'));
@@ -257,9 +256,7 @@ describe('group commit', () => {
         new GroupCommit({
           sessionId,
           commit: storage.commit,
-          hand: (batch, done) => shared.hand(batch, done),
-          waitFor: (kick) => shared.waitFor(kick),
-          unwait: (kick) => shared.unwait(kick),
+          shared,
           windowMs: 0,
           refreshSnapshot: () => undefined,
           log: silentLog,

@@ -25,7 +25,7 @@
  */
 import type { ScoreWrite } from '../engine/index.js';
 import type { RoomLog } from './broadcaster.js';
-import { type CommitDone, reportTo } from './shared-commits.js';
+import { type CommitDone, reportTo, type SharedCommits } from './shared-commits.js';
 import type { AnswerWrite, CommitBatch, SnapshotWrite } from './storage.js';
 // The retry policy while storage is down (DESIGN §16) lives in write-retry.ts.
 import { retryWrite } from './write-retry.js';
@@ -92,16 +92,12 @@ export interface GroupCommitOptions {
   sessionId: string;
   commit: (batch: CommitBatch) => Promise<void>;
   /**
-   * The first attempt of each batch without a promise (SharedCommits.hand): `done` once committed
-   * or refused. Without it, `commit`. A refused batch is retried through `commit` (write-retry.ts).
+   * The instance's shared commits: each batch's first attempt goes to `hand`, without a promise
+   * (`done` once committed or refused; a refused batch is retried through `commit`, write-retry.ts),
+   * and a batch waiting for this room's immediate or timer is registered with `waitFor`, so a poke
+   * may hand it over sooner. Without it, batches go to `commit`.
    */
-  hand?: (batch: CommitBatch, done: CommitDone) => void;
-  /**
-   * Told when a batch starts waiting for this room's immediate or timer, and when it stops: the
-   * shared commits may hand it over earlier with `kick` (SharedCommits.poke).
-   */
-  waitFor?: (kick: () => void) => void;
-  unwait?: (kick: () => void) => void;
+  shared?: Pick<SharedCommits, 'hand' | 'waitFor' | 'unwait'>;
   /** How long the first answer of a batch waits for others to join it; 0: until the end of this event-loop turn. */
   windowMs: number;
   /**
@@ -208,7 +204,7 @@ export class GroupCommit {
 
   private schedule(delayMs: number): void {
     if (this.running || this.immediate !== null) return; // taken as soon as the write in flight is done, or this turn ends
-    if (this.timer === null) this.options.waitFor?.(this.kicked);
+    if (this.timer === null) this.options.shared?.waitFor(this.kicked);
     if (delayMs <= 0) {
       this.immediate = setImmediate(() => this.kick());
       return;
@@ -225,7 +221,7 @@ export class GroupCommit {
   private readonly kicked = (): void => this.safely(() => this.kick());
 
   private kick(): void {
-    if (this.immediate !== null || this.timer !== null) this.options.unwait?.(this.kicked);
+    if (this.immediate !== null || this.timer !== null) this.options.shared?.unwait(this.kicked);
     if (this.immediate !== null) {
       clearImmediate(this.immediate);
       this.immediate = null;
@@ -268,7 +264,7 @@ export class GroupCommit {
       if (!failed) this.written(batch, true);
       else void this.retry(write, err).then((committed) => this.written(batch, committed));
     };
-    if (this.options.hand) this.options.hand(write, done);
+    if (this.options.shared) this.options.shared.hand(write, done);
     else reportTo(done, this.options.commit(write));
   }
 

@@ -304,7 +304,7 @@ describe('Room', () => {
     expect(manager.get(SESSION)).toBeUndefined();
   });
 
-  it('a room event writes the batches that have waited a gap for their commit, before the turn ends', async () => {
+  it('a room event writes the batches overdue for their commit, before the turn ends', async () => {
     // Shared commits (one transaction per turn for every session) need a storage that writes several batches at once.
     class SharingStorage extends MemoryRoomStorage {
       async commitMany(batches: CommitBatch[]): Promise<void> {

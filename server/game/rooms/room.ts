@@ -63,7 +63,7 @@ export interface RoomDeps {
   /** How long the first answer of a group commit waits for others to share its transaction. */
   commitWindowMs: number;
   /** The instance's shared commits (shared-commits.ts): batches of sessions committing in the same turn share a transaction. Without it, the room commits alone. */
-  commits?: Pick<RoomStorage, 'commit'> & Partial<Pick<SharedCommits, 'hand' | 'waitFor' | 'unwait' | 'poke'>>;
+  commits?: Pick<SharedCommits, 'commit' | 'hand' | 'waitFor' | 'unwait' | 'poke'>;
   /** Called (from the room's queue) when nobody holds a room that is not live any more. */
   onUnused(room: Room): void;
   /**
@@ -108,9 +108,7 @@ export class Room {
     this.writes = new GroupCommit({
       sessionId,
       commit: (batch) => (deps.commits ?? deps.storage).commit(batch),
-      hand: deps.commits?.hand && ((batch, done) => deps.commits!.hand!(batch, done)),
-      waitFor: deps.commits?.waitFor && ((kick) => deps.commits!.waitFor!(kick)),
-      unwait: deps.commits?.unwait && ((kick) => deps.commits!.unwait!(kick)),
+      shared: deps.commits,
       windowMs: deps.commitWindowMs,
       refreshSnapshot: () => this.rosterSnapshot(),
       log: deps.log,
@@ -181,7 +179,7 @@ export class Room {
    */
   dispatch(event: EngineEvent, arrivedAtMs = this.deps.clock.now()): void {
     // Saturated, one phase of the event loop can last most of a second: commits that are due run now.
-    this.deps.commits?.poke?.();
+    this.deps.commits?.poke();
     // A phone's measured delay matters only when a question's deadline sizes the reveal's hold
     // (credit.ts): kept aside and handed to the engine with the next step, not a step of its own.
     // Nearly every pong of a question's ping reported one: at 1,000 sessions a room step per

@@ -132,15 +132,10 @@ export class SharedCommits {
     if (this.running || this.waitingSinceMs === Infinity) return;
     const nowMs = this.now();
     if (nowMs - this.waitingSinceMs < this.overdueMs || nowMs - this.lastStartedAtMs < this.minGapMs) return;
+    for (const kick of this.waiting) kick();
+    this.waiting.clear();
+    // What the hand-overs scheduled (or was scheduled before) is this transaction.
     this.cancelScheduled();
-    // Their hand-overs must not schedule another transaction: they join this one.
-    this.running = true;
-    try {
-      for (const kick of this.waiting) kick();
-    } finally {
-      this.waiting.clear();
-      this.running = false;
-    }
     if (this.gathering.length > 0) void this.drain();
     else this.waitingSinceMs = Infinity;
   }
