@@ -307,7 +307,8 @@ async function run(config: GeneratorConfig): Promise<TargetResult> {
     generatorCpuSecondsPerRound: round(mean(perRound.map((r) => r.generatorCpuSeconds)), 2),
     wallSecondsPerRound: round(mean(perRound.map((r) => r.wallSeconds)), 2),
     eventLoopP99Ms: Math.max(...perRound.map((r) => r.eventLoopDuringAnswers.p99)),
-    eventLoopMaxMs: Math.max(...perRound.map((r) => r.eventLoopDuringAnswers.max)),
+    // The whole round: a stall while the question goes out (answers already coming in) ends in the fan-out window.
+    eventLoopMaxMs: Math.max(...perRound.map((r) => Math.max(r.eventLoopDuringFanOut.max, r.eventLoopDuringAnswers.max))),
     perRound,
     // The runner adds the lease's change of hands, which it times itself.
     failover: failover && { ...failover, leaseMs: null },

@@ -170,8 +170,9 @@ export interface TargetResult {
    * generator, on the same machine, needs most of the other core).
    */
   wallSecondsPerRound: number;
-  /** Worst round's p99 / max of the server's event-loop delay during the answer burst (ms). */
+  /** Worst round's p99 of the server's event-loop delay during the answer burst (ms). */
   eventLoopP99Ms: number;
+  /** Worst round's longest event-loop delay, Next to the last result: fan-out and answers (ms). */
   eventLoopMaxMs: number;
   perRound: RoundFigures[];
   /** Cluster only: Redis commands per measured round, by command (INFO commandstats of its own Redis). */

@@ -40,7 +40,7 @@ const ROWS: Row[] = [
   { label: '  load generator CPU per round (s)', value: (r) => r.generatorCpuSecondsPerRound, digits: 2 },
   { label: 'server write syscalls per phone per round', value: (r) => r.writeSyscallsPerPhonePerRound, ratio: true, digits: 2 },
   { label: 'event-loop delay p99, answers (ms)', value: (r) => r.eventLoopP99Ms, ratio: true },
-  { label: 'event-loop delay max, answers (ms)', value: (r) => r.eventLoopMaxMs },
+  { label: 'event-loop delay max, round (ms)', value: (r) => r.eventLoopMaxMs },
   { label: 'rounds completed', value: (r) => r.roundsCompleted, digits: 0 },
   { label: 'first round fan-out p99 ÷ median round', value: (r) => firstRoundColdness(r), digits: 2 },
 ];
