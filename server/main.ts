@@ -1,3 +1,5 @@
+// First: on an older Node.js, say so and exit before anything else loads (node-version.ts).
+import './node-version.js';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fs from 'node:fs';
