@@ -6,6 +6,13 @@
  * (an instance that died without removing its field; a game it ran is then shown "down" until
  * another instance takes it over and reports it). Written only while it owns a game or just
  * stopped owning one, so an idle instance costs nothing.
+ *
+ * Times are Redis's clock as each instance measures it (redis-clock.ts): instances need no
+ * synchronised clocks, so one whose clock is off is neither shown "down" nor kept after it died.
+ * The reader's own games come from its memory, never older than its last publish. With Redis away
+ * (DESIGN §16) the read answers from this instance's games alone, at once: the others' games
+ * show "down", since nothing can tell whether they still run, and an operator's page must not
+ * hang on a command queued for a Redis that is not there.
  */
 import type { Redis } from 'ioredis';
 import type { RoomLog, RoomManager, RoomSummary } from '../../game/rooms/index.js';
@@ -13,6 +20,10 @@ import type { ClusterKeys } from './keys.js';
 
 export const LIVE_PUBLISH_MS = 2_000;
 export const LIVE_STALE_MS = 3 * LIVE_PUBLISH_MS;
+/** A field this old is an instance that is gone: the reader removes it (a live one writes every 2 s). */
+export const LIVE_FORGET_MS = 60_000;
+/** Redis answers in a millisecond; one that has not answered in this time is treated as away. */
+export const LIVE_READ_TIMEOUT_MS = 500;
 
 interface Published {
   atMs: number;
@@ -20,19 +31,41 @@ interface Published {
 }
 
 export interface LivePublisher {
-  /** Every instance's games (fresh entries only). */
+  /** Every instance's games (fresh entries only); this instance's alone while Redis is away. */
   read(): Promise<RoomSummary[]>;
   stop(): Promise<void>;
 }
 
-export function startLivePublisher(deps: { redis: Redis; keys: ClusterKeys; instanceId: string; rooms: RoomManager; log: RoomLog }, periodMs = LIVE_PUBLISH_MS): LivePublisher {
-  const { redis, keys, instanceId, rooms } = deps;
+export interface LivePublisherDeps {
+  redis: Pick<Redis, 'status' | 'hset' | 'hgetall' | 'hdel'>;
+  keys: Pick<ClusterKeys, 'liveGames'>;
+  instanceId: string;
+  rooms: Pick<RoomManager, 'summaries'>;
+  log: Pick<RoomLog, 'warn'>;
+  /** Now in Redis's clock (RedisClock.now, this clock until first measured). */
+  now: () => number;
+}
+
+/** A command's answer, or null when it failed or took longer than `ms`. */
+async function within<T>(command: Promise<T>, ms: number): Promise<T | null> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([command, new Promise<null>((resolve) => (timer = setTimeout(resolve, ms, null)))]);
+  } catch {
+    return null;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+export function startLivePublisher(deps: LivePublisherDeps, periodMs = LIVE_PUBLISH_MS): LivePublisher {
+  const { redis, keys, instanceId, rooms, now } = deps;
   let hadGames = false;
   const publish = () => {
     const games = rooms.summaries();
     if (games.length === 0 && !hadGames) return;
     hadGames = games.length > 0;
-    const value: Published = { atMs: Date.now(), games };
+    const value: Published = { atMs: now(), games };
     redis.hset(keys.liveGames, instanceId, JSON.stringify(value)).catch((err) => deps.log.warn({ err }, 'cluster: could not publish the live games'));
   };
   const timer = setInterval(publish, periodMs);
@@ -40,17 +73,25 @@ export function startLivePublisher(deps: { redis: Redis; keys: ClusterKeys; inst
   publish();
   return {
     async read() {
-      const all = await redis.hgetall(keys.liveGames);
-      const now = Date.now();
+      // Commands wait through an outage (the offline queue): one not sent now is not waited for.
+      const all = redis.status === 'ready' ? await within(redis.hgetall(keys.liveGames), LIVE_READ_TIMEOUT_MS) : null;
       const games: RoomSummary[] = [];
-      for (const raw of Object.values(all)) {
+      const gone: string[] = [];
+      const nowMs = now();
+      for (const [field, raw] of Object.entries(all ?? {})) {
+        if (field === instanceId) continue;
         try {
           const entry = JSON.parse(raw) as Published;
-          if (now - entry.atMs <= LIVE_STALE_MS) games.push(...entry.games);
+          const ageMs = nowMs - entry.atMs;
+          if (ageMs <= LIVE_STALE_MS) games.push(...entry.games);
+          else if (ageMs > LIVE_FORGET_MS) gone.push(field);
         } catch {
           // Not ours to judge: a field written by another release; skipped.
         }
       }
+      if (gone.length > 0) redis.hdel(keys.liveGames, ...gone).catch(() => undefined);
+      // Last: where another instance still reports a game this one has taken over, this one's counts.
+      games.push(...rooms.summaries());
       return games;
     },
     async stop() {
@@ -58,12 +99,7 @@ export function startLivePublisher(deps: { redis: Redis; keys: ClusterKeys; inst
       // Best effort: a Redis that is down must not hold up the shutdown (its queued command would
       // wait for a connection forever); a stale entry is ignored by readers once it is 6 s old.
       if (redis.status !== 'ready') return;
-      let timeout: NodeJS.Timeout | undefined;
-      await Promise.race([
-        redis.hdel(keys.liveGames, instanceId).catch(() => undefined),
-        new Promise<void>((resolve) => (timeout = setTimeout(resolve, 1_000))),
-      ]);
-      clearTimeout(timeout);
+      await within(redis.hdel(keys.liveGames, instanceId), 1_000);
     },
   };
 }

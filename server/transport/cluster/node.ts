@@ -227,7 +227,7 @@ export async function startClusterNode(options: ClusterOptions, deps: ClusterNod
   });
 
   owner.start();
-  const liveGames = startLivePublisher({ redis, keys, instanceId, rooms, log: deps.log });
+  const liveGames = startLivePublisher({ redis, keys, instanceId, rooms, log: deps.log, now: () => redisClock.now() ?? deps.clock.now() });
   const node: ClusterNode = {
     instanceId,
     keys,
