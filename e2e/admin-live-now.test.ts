@@ -35,7 +35,10 @@ describe('the Live now panel', () => {
   it('is absent while nothing is live, then lists every live game and follows it without a reload', async () => {
     await h.api.createSession({ title: 'Draft Only' });
     const page = await h.newPage();
+    // The panel decides after its first answer: look only once that has come.
+    const firstPoll = page.waitForResponse((response) => response.url().endsWith('/api/admin/live') && response.ok());
     await openDashboard(page, h.api);
+    await firstPoll;
     await page.getByText('Draft Only').first().waitFor();
     const panel = page.getByRole('region', { name: /Live now/ });
     expect(await panel.count()).toBe(0);
@@ -64,5 +67,39 @@ describe('the Live now panel', () => {
       if (session.status === 'live') await h.api.request('POST', `/api/admin/sessions/${session.id}/stop`);
     }
     await panel.waitFor({ state: 'detached' });
+  });
+
+  it('says when its figures stopped coming, keeps the last ones dimmed, and recovers by itself', async () => {
+    await liveSession('Late Show Screen 9');
+    const page = await h.newPage();
+    await openDashboard(page, h.api);
+    const panel = page.getByRole('region', { name: /Live now/ });
+    const row = panel.getByTestId('live-now-row').filter({ hasText: 'Late Show Screen 9' });
+    await row.waitFor();
+    const stale = panel.getByTestId('live-now-stale');
+    expect(await stale.count()).toBe(0);
+
+    // The overview fails (a database away behind the server, say): the rows must not look current.
+    await page.route('**/api/admin/live', (route) =>
+      route.fulfill({ status: 503, contentType: 'application/json', body: JSON.stringify({ message: 'Storage is unavailable' }) }),
+    );
+    await stale.waitFor(); // within one poll
+    expect(await stale.innerText()).toMatch(/^Not updated since .+: Storage is unavailable$/);
+    expect(await row.getByTestId('live-now-health').innerText()).toBe('Check');
+    expect(await panel.getByRole('group', { name: 'Live games' }).getAttribute('class')).toContain('opacity-60');
+
+    // It answers again: the note goes, the rows are current.
+    await page.unroute('**/api/admin/live');
+    await stale.waitFor({ state: 'detached' });
+    expect(await row.count()).toBe(1);
+  });
+
+  it('shows that the overview could not be loaded rather than hiding as if nothing were live', async () => {
+    const page = await h.newPage();
+    await page.route('**/api/admin/live', (route) => route.abort('connectionrefused'));
+    await openDashboard(page, h.api);
+    const stale = page.getByRole('region', { name: /Live now/ }).getByTestId('live-now-stale');
+    await stale.waitFor();
+    expect(await stale.innerText()).toBe('The live games could not be loaded: the server did not answer');
   });
 });

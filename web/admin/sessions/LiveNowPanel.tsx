@@ -1,6 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
 import { Activity } from 'lucide-react';
+import { memo } from 'react';
 import type { LiveGame } from '../../../protocol/index';
+import { HttpError, serverMessage } from '../../common/api';
 import { Badge, Card } from '../../common/ui/Card';
 
 /** At least every 2 s (DESIGN §18); the endpoint reads the rooms' memory, so polling is cheap. */
@@ -15,56 +17,86 @@ function itemLabel(game: LiveGame): string {
   return itemText[game.item];
 }
 
+/** Why the last poll failed: the server's words when it gave any, else its status, else no answer at all. */
+function failureText(error: unknown): string {
+  if (error instanceof HttpError) return serverMessage(error) ?? `the server answered ${error.status}`;
+  return 'the server did not answer';
+}
+
+/**
+ * One game's row. Memoised: a poll keeps the objects of unchanged games (react-query's structural
+ * sharing), so with a thousand games only the rows that changed render again.
+ */
+const LiveRow = memo(function LiveRow({ game }: { game: LiveGame }) {
+  return (
+    <tr data-testid="live-now-row" className="border-t border-current/10">
+      <td className="py-1 pr-3 font-medium">{game.title}</td>
+      <td className="py-1 pr-3">{game.auditorium ?? '—'}</td>
+      <td className="py-1 pr-3">{itemLabel(game)}</td>
+      <td className="py-1 pr-3 text-right tabular-nums">{game.phones}</td>
+      <td className="py-1 pr-3 text-right tabular-nums">{game.displays}</td>
+      <td className="py-1 pr-3 text-right tabular-nums">{game.item === 'question' ? `${game.answered}/${game.phones}` : '—'}</td>
+      <td className="py-1 pr-3 text-right tabular-nums">{game.reconnectsLastMinute}</td>
+      <td className="py-1">
+        <Badge tone={healthTone[game.health]} data-testid="live-now-health">
+          {healthText[game.health]}
+        </Badge>
+      </td>
+    </tr>
+  );
+});
+
 /**
  * Every live game at a glance, above the sessions list: a chain runs a pre-show in every
  * auditorium at once, and the operator must see which one needs a hand. Shown only while
- * something is live; the list is sorted by title (the server's order).
+ * something is live, or while the overview cannot be had (a failed poll must not look like
+ * "nothing is live", nor leave old rows looking current); the list is sorted by title (the
+ * server's order: rows keep their places as their health changes).
  */
 export function LiveNowPanel() {
-  const live = useQuery<LiveGame[]>({ queryKey: ['/api/admin/live'], refetchInterval: LIVE_NOW_POLL_MS, refetchIntervalInBackground: false });
+  // Fetched on mount as well (the admin's queries are otherwise never stale): back on the
+  // Sessions tab the figures are current at once, not after the first poll.
+  const live = useQuery<LiveGame[]>({ queryKey: ['/api/admin/live'], refetchInterval: LIVE_NOW_POLL_MS, refetchIntervalInBackground: false, staleTime: 0 });
   const games = live.data ?? [];
-  if (games.length === 0) return null;
+  const failed = live.isError;
+  if (games.length === 0 && !failed) return null;
   return (
     <Card className="mb-6 p-4" aria-labelledby="live-now-heading" role="region">
       <h3 id="live-now-heading" className="mb-3 flex items-center gap-2 text-lg font-semibold">
         <Activity className="size-5" aria-hidden />
         Live now <span className="text-sm font-normal opacity-70">({games.length})</span>
       </h3>
-      {/* Scrolls sideways on a phone: focusable so a keyboard can scroll it too. */}
-      <div className="overflow-x-auto" data-scroll-x tabIndex={0} role="group" aria-label="Live games">
-        <table className="w-full min-w-[36rem] text-left text-sm">
-          <thead className="opacity-70">
-            <tr>
-              <th scope="col" className="py-1 pr-3 font-medium">Session</th>
-              <th scope="col" className="py-1 pr-3 font-medium">Auditorium</th>
-              <th scope="col" className="py-1 pr-3 font-medium">On screen</th>
-              <th scope="col" className="py-1 pr-3 text-right font-medium">Phones</th>
-              <th scope="col" className="py-1 pr-3 text-right font-medium">Displays</th>
-              <th scope="col" className="py-1 pr-3 text-right font-medium">Answered</th>
-              <th scope="col" className="py-1 pr-3 text-right font-medium">Reconnects (1 min)</th>
-              <th scope="col" className="py-1 font-medium">Health</th>
-            </tr>
-          </thead>
-          <tbody>
-            {games.map((game) => (
-              <tr key={game.sessionId} data-testid="live-now-row" className="border-t border-current/10">
-                <td className="py-1 pr-3 font-medium">{game.title}</td>
-                <td className="py-1 pr-3">{game.auditorium ?? '—'}</td>
-                <td className="py-1 pr-3">{itemLabel(game)}</td>
-                <td className="py-1 pr-3 text-right tabular-nums">{game.phones}</td>
-                <td className="py-1 pr-3 text-right tabular-nums">{game.displays}</td>
-                <td className="py-1 pr-3 text-right tabular-nums">{game.item === 'question' ? `${game.answered}/${game.phones}` : '—'}</td>
-                <td className="py-1 pr-3 text-right tabular-nums">{game.reconnectsLastMinute}</td>
-                <td className="py-1">
-                  <Badge tone={healthTone[game.health]} data-testid="live-now-health">
-                    {healthText[game.health]}
-                  </Badge>
-                </td>
+      {failed && (
+        <p role="status" data-testid="live-now-stale" className="mb-3 text-sm font-medium text-red-300">
+          {live.dataUpdatedAt > 0
+            ? `Not updated since ${new Date(live.dataUpdatedAt).toLocaleTimeString()}: ${failureText(live.error)}`
+            : `The live games could not be loaded: ${failureText(live.error)}`}
+        </p>
+      )}
+      {games.length > 0 && (
+        // Scrolls sideways on a phone: focusable so a keyboard can scroll it too.
+        <div className={`overflow-x-auto${failed ? ' opacity-60' : ''}`} data-scroll-x tabIndex={0} role="group" aria-label="Live games">
+          <table className="w-full min-w-[36rem] text-left text-sm">
+            <thead className="opacity-70">
+              <tr>
+                <th scope="col" className="py-1 pr-3 font-medium">Session</th>
+                <th scope="col" className="py-1 pr-3 font-medium">Auditorium</th>
+                <th scope="col" className="py-1 pr-3 font-medium">On screen</th>
+                <th scope="col" className="py-1 pr-3 text-right font-medium">Phones</th>
+                <th scope="col" className="py-1 pr-3 text-right font-medium">Displays</th>
+                <th scope="col" className="py-1 pr-3 text-right font-medium">Answered</th>
+                <th scope="col" className="py-1 pr-3 text-right font-medium">Reconnects (1 min)</th>
+                <th scope="col" className="py-1 font-medium">Health</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+            </thead>
+            <tbody>
+              {games.map((game) => (
+                <LiveRow key={game.sessionId} game={game} />
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
     </Card>
   );
 }
