@@ -46,18 +46,20 @@ export function summarize(sessionId: string, state: EngineState, reconnectsLastM
 }
 
 /**
- * Players coming back: a player's socket opening when that player was seen earlier in this room.
- * Only the last minute's times are kept (pruned as they are read or added).
+ * Players coming back: a player's socket opening when that player was seen earlier in the game,
+ * in this room or (the room resumed after a restart or a takeover) before it: the caller says so,
+ * from the game's state. Only the last minute's times are kept (pruned as they are read or added).
  */
 export class ReconnectCounter {
   private readonly seen = new Set<string>();
   private times: number[] = [];
 
-  connected(playerId: string, nowMs: number): void {
-    if (this.seen.has(playerId)) {
+  connected(playerId: string, nowMs: number, seenBefore = false): void {
+    if (seenBefore || this.seen.has(playerId)) {
       this.times.push(nowMs);
       this.prune(nowMs);
-    } else this.seen.add(playerId);
+    }
+    this.seen.add(playerId);
   }
 
   lastMinute(nowMs: number): number {

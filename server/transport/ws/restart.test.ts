@@ -124,4 +124,18 @@ describe.each(DIALECTS)('restarting the server mid-question on %s', (dialect) =>
     expect(room.engineState?.phase).toMatchObject({ kind: 'reveal', startedAtMs: resumedAt + 10_000 });
     await Promise.all(back.map((s) => s.close()));
   });
+
+  it("counts the phones coming back after it as reconnects on the operator's Live now (DESIGN §18)", async () => {
+    const { first, game } = await questionOpenForThree({ text: 'Which seat is the best?', correctIndex: 2, timeLimitSeconds: 60 });
+    await first.server.server.close();
+
+    const second = await startGameServer(dialect, clock, { database: first.server.database });
+    servers.push(second.server);
+    // Two of the phones connected before the restart are back: seen earlier in this game.
+    const back = [await player(second.server, game, 0), await player(second.server, game, 2)];
+    await second.server.server.realtime.rooms.whenIdle();
+    const live = (await second.api.get('/api/admin/live')).body as { sessionId: string; phones: number; reconnectsLastMinute: number }[];
+    expect(live.find((g) => g.sessionId === game.sessionId)).toMatchObject({ phones: 2, reconnectsLastMinute: 2 });
+    await Promise.all(back.map((s) => s.close()));
+  });
 });
