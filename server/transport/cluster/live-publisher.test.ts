@@ -48,6 +48,25 @@ describe('live games published across instances (real Redis)', () => {
     expect(listed.find((g) => g.sessionId === 's-3')?.phones).toBe(30);
   });
 
+  it('shows a game two instances report (a takeover) once, with the newer figures', async () => {
+    const redisNow = () => 2_000_000;
+    const reader = instance('i-reader', [], redisNow);
+    const key = `${prefix}:live`;
+    // c took s-1 over from b, which has not published since; then the reader takes s-2 from c.
+    await redis.hset(key, 'i-b', JSON.stringify({ atMs: 2_000_000 - 1_500, games: [game('s-1', 9)] }));
+    await redis.hset(key, 'i-c', JSON.stringify({ atMs: 2_000_000 - 100, games: [game('s-1', 12), game('s-2', 5)] }));
+    expect((await reader.read()).map((g) => [g.sessionId, g.phones])).toEqual([
+      ['s-1', 12],
+      ['s-2', 5],
+    ]);
+    const readerGames = [game('s-2', 6)];
+    const taker = instance('i-taker', readerGames, redisNow);
+    expect((await taker.read()).map((g) => [g.sessionId, g.phones]).sort()).toEqual([
+      ['s-1', 12],
+      ['s-2', 6],
+    ]);
+  });
+
   it("judges an entry's age by Redis's clock; forgets an instance silent for a minute", async () => {
     let redisMs = 5_000_000;
     const redisNow = () => redisMs;

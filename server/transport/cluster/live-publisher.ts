@@ -75,7 +75,9 @@ export function startLivePublisher(deps: LivePublisherDeps, periodMs = LIVE_PUBL
     async read() {
       // Commands wait through an outage (the offline queue): one not sent now is not waited for.
       const all = redis.status === 'ready' ? await within(redis.hgetall(keys.liveGames), LIVE_READ_TIMEOUT_MS) : null;
-      const games: RoomSummary[] = [];
+      // A game two instances report (one took it over, the other has not published since): the
+      // newer entry's figures; this instance's own, from memory, over both.
+      const games = new Map<string, { atMs: number; game: RoomSummary }>();
       const gone: string[] = [];
       const nowMs = now();
       for (const [field, raw] of Object.entries(all ?? {})) {
@@ -83,16 +85,20 @@ export function startLivePublisher(deps: LivePublisherDeps, periodMs = LIVE_PUBL
         try {
           const entry = JSON.parse(raw) as Published;
           const ageMs = nowMs - entry.atMs;
-          if (ageMs <= LIVE_STALE_MS) games.push(...entry.games);
-          else if (ageMs > LIVE_FORGET_MS) gone.push(field);
+          if (ageMs > LIVE_STALE_MS) {
+            if (ageMs > LIVE_FORGET_MS) gone.push(field);
+            continue;
+          }
+          for (const game of entry.games) {
+            if ((games.get(game.sessionId)?.atMs ?? -Infinity) < entry.atMs) games.set(game.sessionId, { atMs: entry.atMs, game });
+          }
         } catch {
           // Not ours to judge: a field written by another release; skipped.
         }
       }
       if (gone.length > 0) redis.hdel(keys.liveGames, ...gone).catch(() => undefined);
-      // Last: where another instance still reports a game this one has taken over, this one's counts.
-      games.push(...rooms.summaries());
-      return games;
+      for (const game of rooms.summaries()) games.set(game.sessionId, { atMs: Infinity, game });
+      return [...games.values()].map((entry) => entry.game);
     },
     async stop() {
       clearInterval(timer);
