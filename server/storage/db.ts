@@ -103,6 +103,11 @@ function openSqlite(dataDir: string): DatabaseHandle {
   sqlite.pragma('foreign_keys = ON');
   // NORMAL is durable across application crashes in WAL mode and much faster under answer bursts.
   sqlite.pragma('synchronous = NORMAL');
+  // A statement over many rows inside a transaction (settling the answer logs of many games in the
+  // live writes' shared one) journals the pages it changes; past 64 KiB SQLite moved that journal to
+  // a file in /var/tmp, written a page at a time on the event loop, and a full /var/tmp failed the
+  // commit. In memory those settles took a third less (docs/PERFORMANCE.md, "Session 52").
+  sqlite.pragma('temp_store = MEMORY');
   sqlite.pragma('busy_timeout = 5000');
   const checkpointer = new WalCheckpointer(sqlite, file, {
     driverPath: SQLiteDriverPath,
