@@ -52,7 +52,7 @@ describe('live games published across instances (real Redis)', () => {
     const redisNow = () => 2_000_000;
     const reader = instance('i-reader', [], redisNow);
     const key = `${prefix}:live`;
-    // c took s-1 over from b, which has not published since; then the reader takes s-2 from c.
+    // c took s-1 over from b, which has not published since; then another instance takes s-2 from c.
     await redis.hset(key, 'i-b', JSON.stringify({ atMs: 2_000_000 - 1_500, games: [game('s-1', 9)] }));
     await redis.hset(key, 'i-c', JSON.stringify({ atMs: 2_000_000 - 100, games: [game('s-1', 12), game('s-2', 5)] }));
     expect((await reader.read()).map((g) => [g.sessionId, g.phones])).toEqual([
