@@ -48,6 +48,23 @@ describe('live games published across instances (real Redis)', () => {
     expect(listed.find((g) => g.sessionId === 's-3')?.phones).toBe(30);
   });
 
+  it('publishes games taken up at once, many at a time in one write', async () => {
+    let writes = 0;
+    const counting = { status: redis.status, hgetall: redis.hgetall.bind(redis), hdel: redis.hdel.bind(redis), hset: ((...args: Parameters<typeof redis.hset>) => (writes++, redis.hset(...args))) as typeof redis.hset };
+    const games: RoomSummary[] = [];
+    const publisher = startLivePublisher({ redis: counting, keys: { liveGames: `${prefix}:live` }, instanceId: 'i-a', rooms: { summaries: () => games }, log: quietLog, now: () => 3_000_000 });
+    started.push(publisher);
+    expect(writes).toBe(0); // nothing to tell yet
+    // A hundred games taken up in one stretch (an instance's start, a takeover).
+    for (let i = 0; i < 100; i++) {
+      games.push(game(`s-${i}`, i));
+      publisher.publishSoon();
+    }
+    await expect.poll(() => field('i-a')).not.toBeNull();
+    expect(writes).toBe(1);
+    expect((JSON.parse((await field('i-a'))!) as { games: unknown[] }).games).toHaveLength(100);
+  });
+
   it('shows a game two instances report (a takeover) once, with the newer figures', async () => {
     const redisNow = () => 2_000_000;
     const reader = instance('i-reader', [], redisNow);

@@ -30,9 +30,14 @@ interface Published {
   games: RoomSummary[];
 }
 
+/** A game taken up here is published this soon, not at the next period: others would show it "down" meanwhile. */
+export const LIVE_PUBLISH_SOON_MS = 50;
+
 export interface LivePublisher {
   /** Every instance's games (fresh entries only); this instance's alone while Redis is away. */
   read(): Promise<RoomSummary[]>;
+  /** This instance's games changed (one taken up, one gone live): published within LIVE_PUBLISH_SOON_MS, many changes at once in one write. */
+  publishSoon(): void;
   stop(): Promise<void>;
 }
 
@@ -71,7 +76,14 @@ export function startLivePublisher(deps: LivePublisherDeps, periodMs = LIVE_PUBL
   const timer = setInterval(publish, periodMs);
   timer.unref();
   publish();
+  let soon: NodeJS.Timeout | undefined;
   return {
+    publishSoon() {
+      soon ??= setTimeout(() => {
+        soon = undefined;
+        publish();
+      }, LIVE_PUBLISH_SOON_MS);
+    },
     async read() {
       // Commands wait through an outage (the offline queue): one not sent now is not waited for.
       const all = redis.status === 'ready' ? await within(redis.hgetall(keys.liveGames), LIVE_READ_TIMEOUT_MS) : null;
@@ -102,6 +114,7 @@ export function startLivePublisher(deps: LivePublisherDeps, periodMs = LIVE_PUBL
     },
     async stop() {
       clearInterval(timer);
+      clearTimeout(soon);
       // Best effort: a Redis that is down must not hold up the shutdown (its queued command would
       // wait for a connection forever); a stale entry is ignored by readers once it is 6 s old.
       if (redis.status !== 'ready') return;

@@ -55,6 +55,8 @@ export interface ClusterOptions {
   leaseTtlMs?: number;
   /** How often leases are renewed and free ones looked for. */
   scanMs?: number;
+  /** How often this instance's live games are published for the overview (live-publisher.ts; tests only: entries older than its LIVE_STALE_MS are ignored). */
+  livePublishMs?: number;
 }
 
 export const DEFAULT_LEASE_TTL_MS = 3_000;
@@ -196,10 +198,13 @@ export async function startClusterNode(options: ClusterOptions, deps: ClusterNod
     owner.redisBack();
   });
 
+  // Before anything can take a session up here: each one taken is published at once.
+  const liveGames = startLivePublisher({ redis, keys, instanceId, rooms, log: deps.log, now: () => redisClock.now() ?? deps.clock.now() }, options.livePublishMs);
+  owner.onOwned = () => liveGames.publishSoon();
   const events = new ClusterEvents({ keys, redis, reader: connectRedis(options.redisUrl, deps.log, 'lifecycle'), origin: leases.holder, log: deps.log }, deps.lifecycle);
   events.start();
   const ownerReacts = {
-    started: (id: string) => owner.epochOf(id) !== undefined && void rooms.get(id)?.goLive().catch(() => undefined),
+    started: (id: string) => owner.epochOf(id) !== undefined && void rooms.get(id)?.goLive().then(() => liveGames.publishSoon(), () => undefined),
     stopped: (id: string) => owner.epochOf(id) !== undefined && void rooms.get(id)?.stop().catch(() => undefined),
     changed: (id: string) => owner.epochOf(id) !== undefined && void rooms.get(id)?.reloadProgram().catch(() => undefined),
     deleted: (id: string) => void owner.release(id),
@@ -227,7 +232,6 @@ export async function startClusterNode(options: ClusterOptions, deps: ClusterNod
   });
 
   owner.start();
-  const liveGames = startLivePublisher({ redis, keys, instanceId, rooms, log: deps.log, now: () => redisClock.now() ?? deps.clock.now() });
   const node: ClusterNode = {
     instanceId,
     keys,

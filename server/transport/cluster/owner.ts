@@ -192,6 +192,9 @@ export class ClusterOwner {
   /** Set by the node: this instance's sockets, which get the owner's frames without Redis. */
   local: LocalFrames | null = null;
 
+  /** Set by the node: a session's room runs here now (taken or resumed); the operator's overview hears of it. */
+  onOwned: (sessionId: string) => void = () => undefined;
+
   /** Set by the node: the broadcaster the rooms publish through. */
   publisherFor: (sessionId: string) => Broadcaster = () => {
     throw new Error('cluster owner: no publisher');
@@ -253,6 +256,7 @@ export class ClusterOwner {
         return;
       }
       owned.room = room;
+      this.onOwned(sessionId);
       // How long the takeover took here (lease taken → room resumed from storage): failover's own cost.
       const resumeMs = Math.round(HeldLease.now() - sentAt);
       this.deps.log.info({ sessionId, epoch, instanceId: this.deps.instanceId, resumeMs }, 'cluster: this instance owns the session now');

@@ -5,6 +5,7 @@
 import { createTestDatabase, type TestDatabase } from '../../../testing/databases.js';
 import { TEST_REDIS_URL, dropPrefix, testRedis, uniquePrefix } from '../../../testing/redis.js';
 import { startTestServer, type TestServer } from '../../../testing/server.js';
+import type { ClusterOptions } from '../node.js';
 
 export interface TestCluster {
   database: TestDatabase;
@@ -20,9 +21,15 @@ export const TEST_SCAN_MS = 200;
 
 /**
  * `redisUrl`: the fault tests reach Redis through a cuttable proxy (proxied-cluster.ts), one for
- * all instances or one each (a list, by instance); `env`: more settings for every instance.
+ * all instances or one each (a list, by instance); `env`: more settings for every instance;
+ * `options`: cluster settings the environment has no variable for.
  */
-export async function startTestCluster(size: number, redisUrl: string | string[] = TEST_REDIS_URL, env: Record<string, string> = {}): Promise<TestCluster> {
+export async function startTestCluster(
+  size: number,
+  redisUrl: string | string[] = TEST_REDIS_URL,
+  env: Record<string, string> = {},
+  options: Pick<ClusterOptions, 'livePublishMs'> = {},
+): Promise<TestCluster> {
   const database = await createTestDatabase('postgres');
   const prefix = uniquePrefix();
   const servers: TestServer[] = [];
@@ -32,7 +39,7 @@ export async function startTestCluster(size: number, redisUrl: string | string[]
         database,
         // As behind the load balancer (on this machine): its X-Forwarded-For names the client.
         env: { REDIS_URL: Array.isArray(redisUrl) ? redisUrl[i] : redisUrl, INSTANCE_ID: `node-${i + 1}`, TRUST_PROXY: 'loopback', ...env },
-        cluster: { keyPrefix: prefix, leaseTtlMs: TEST_LEASE_TTL_MS, scanMs: TEST_SCAN_MS },
+        cluster: { keyPrefix: prefix, leaseTtlMs: TEST_LEASE_TTL_MS, scanMs: TEST_SCAN_MS, ...options },
         realtime: { rehearsalPlayers: 0 },
         // Frozen: the failed-login tests must not see a 1 s wait run out on a loaded machine.
         loginClock: () => 1_700_000_000_000,
