@@ -52,9 +52,16 @@ export class LiveGames {
     return sessions
       .map((session): LiveGame => {
         const summary = bySession.get(session.id);
+        // Field by field: an entry another release's instance wrote may carry more (DESIGN §18 is exact).
+        const { item, questionNumber, questions, phones, displays, answered, reconnectsLastMinute } = summary ?? IDLE;
         return {
-          ...IDLE,
-          ...summary,
+          item,
+          questionNumber,
+          questions,
+          phones,
+          displays,
+          answered,
+          reconnectsLastMinute,
           sessionId: session.id,
           title: session.title,
           auditorium: session.auditoriumId ? (auditoriumName.get(session.auditoriumId) ?? null) : null,
