@@ -7,7 +7,7 @@ import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { RoomSummary } from '../../game/rooms/index.js';
 import { dropPrefix, testRedis, uniquePrefix } from '../../testing/redis.js';
-import { LIVE_FORGET_MS, LIVE_READ_TIMEOUT_MS, LIVE_STALE_MS, type LivePublisher, startLivePublisher } from './live-publisher.js';
+import { LIVE_FORGET_MS, LIVE_PUBLISH_SOON_MS, LIVE_READ_TIMEOUT_MS, LIVE_STALE_MS, type LivePublisher, startLivePublisher } from './live-publisher.js';
 import { OwnRedis } from './testing/redis-server.js';
 
 const game = (sessionId: string, phones: number): RoomSummary => ({ sessionId, item: 'question', questionNumber: 1, questions: 3, phones, displays: 1, answered: 0, reconnectsLastMinute: 0 });
@@ -48,7 +48,7 @@ describe('live games published across instances (real Redis)', () => {
     expect(listed.find((g) => g.sessionId === 's-3')?.phones).toBe(30);
   });
 
-  it('publishes games taken up at once, many at a time in one write', async () => {
+  it('publishes games taken up at once, many at a time in one write, and nothing once stopped', async () => {
     let writes = 0;
     const counting = { status: redis.status, hgetall: redis.hgetall.bind(redis), hdel: redis.hdel.bind(redis), hset: ((...args: Parameters<typeof redis.hset>) => (writes++, redis.hset(...args))) as typeof redis.hset };
     const games: RoomSummary[] = [];
@@ -63,6 +63,14 @@ describe('live games published across instances (real Redis)', () => {
     await expect.poll(() => field('i-a')).not.toBeNull();
     expect(writes).toBe(1);
     expect((JSON.parse((await field('i-a'))!) as { games: unknown[] }).games).toHaveLength(100);
+
+    // Stopped (the instance shuts down, its entry removed): a room closing late writes nothing back.
+    await publisher.stop();
+    publisher.publishSoon();
+    // A timer due later than the publish's: it fires after it, however busy the machine.
+    await new Promise((resolve) => setTimeout(resolve, LIVE_PUBLISH_SOON_MS * 4));
+    expect(writes).toBe(1);
+    expect(await field('i-a')).toBeNull();
   });
 
   it('shows a game two instances report (a takeover) once, with the newer figures', async () => {

@@ -77,8 +77,11 @@ export function startLivePublisher(deps: LivePublisherDeps, periodMs = LIVE_PUBL
   timer.unref();
   publish();
   let soon: NodeJS.Timeout | undefined;
+  let stopped = false;
   return {
     publishSoon() {
+      // Not after stop: the entry it removed would be written back, stale, by a room closing late.
+      if (stopped) return;
       soon ??= setTimeout(() => {
         soon = undefined;
         publish();
@@ -113,6 +116,7 @@ export function startLivePublisher(deps: LivePublisherDeps, periodMs = LIVE_PUBL
       return [...games.values()].map((entry) => entry.game);
     },
     async stop() {
+      stopped = true;
       clearInterval(timer);
       clearTimeout(soon);
       // Best effort: a Redis that is down must not hold up the shutdown (its queued command would
