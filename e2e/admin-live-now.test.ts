@@ -98,8 +98,11 @@ describe('the Live now panel', () => {
     const page = await h.newPage();
     await page.route('**/api/admin/live', (route) => route.abort('connectionrefused'));
     await openDashboard(page, h.api);
-    const stale = page.getByRole('region', { name: /Live now/ }).getByTestId('live-now-stale');
+    const panel = page.getByRole('region', { name: /Live now/ });
+    const stale = panel.getByTestId('live-now-stale');
     await stale.waitFor();
     expect(await stale.innerText()).toBe('The live games could not be loaded: the server did not answer');
+    // No count it does not know.
+    expect(await panel.getByRole('heading').innerText()).toBe('Live now');
   });
 });

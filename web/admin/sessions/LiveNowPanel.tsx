@@ -64,7 +64,7 @@ export function LiveNowPanel() {
     <Card className="mb-6 p-4" aria-labelledby="live-now-heading" role="region">
       <h3 id="live-now-heading" className="mb-3 flex items-center gap-2 text-lg font-semibold">
         <Activity className="size-5" aria-hidden />
-        Live now <span className="text-sm font-normal opacity-70">({games.length})</span>
+        Live now {live.data && <span className="text-sm font-normal opacity-70">({games.length})</span>}
       </h3>
       {failed && (
         <p role="status" data-testid="live-now-stale" className="mb-3 text-sm font-medium text-red-300">
