@@ -171,6 +171,19 @@ export class ItemRepository {
       .execute();
   }
 
+  /** Question items of several sessions at once (one query); a session with none is absent. */
+  async countQuestionsOf(sessionIds: string[]): Promise<Map<string, number>> {
+    if (sessionIds.length === 0) return new Map();
+    const rows = await this.db
+      .selectFrom('session_items')
+      .select(['session_id', sql<number>`count(*)`.as('n')])
+      .where('session_id', 'in', sessionIds)
+      .where('item_type', '=', 'question')
+      .groupBy('session_id')
+      .execute();
+    return new Map(rows.map((r) => [r.session_id, Number(r.n)]));
+  }
+
   async countQuestions(sessionId: string): Promise<number> {
     const row = await this.db
       .selectFrom('session_items')

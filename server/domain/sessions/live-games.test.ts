@@ -10,6 +10,7 @@ import { LiveGames } from './live-games.js';
 const store = {
   sessions: { listByStatus: async () => [{ id: 's-1', title: 'Matinee', auditoriumId: 'a-1' }, { id: 's-2', title: 'Late Show', auditoriumId: null }] },
   auditoriums: { list: async () => [{ id: 'a-1', name: 'Screen 1' }] },
+  items: { countQuestionsOf: async (ids: string[]) => new Map(ids.includes('s-2') ? [['s-2', 7]] : []) },
 } as unknown as Store;
 
 describe('the live games overview', () => {
@@ -18,7 +19,7 @@ describe('the live games overview', () => {
     const games = new LiveGames();
     games.attach(async () => [fromNewerRelease]);
     expect(await games.list(store)).toEqual([
-      { sessionId: 's-2', title: 'Late Show', auditorium: null, status: 'live', item: 'idle', questionNumber: null, questions: 0, phones: 0, displays: 0, answered: 0, reconnectsLastMinute: 0, health: 'down' },
+      { sessionId: 's-2', title: 'Late Show', auditorium: null, status: 'live', item: 'idle', questionNumber: null, questions: 7, phones: 0, displays: 0, answered: 0, reconnectsLastMinute: 0, health: 'down' },
       { sessionId: 's-1', title: 'Matinee', auditorium: 'Screen 1', status: 'live', item: 'slide', questionNumber: 2, questions: 5, phones: 40, displays: 1, answered: 0, reconnectsLastMinute: 1, health: 'ok' },
     ]);
   });

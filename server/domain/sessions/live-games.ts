@@ -49,11 +49,14 @@ export class LiveGames {
     ]);
     const auditoriumName = new Map(auditoriums.map((a) => [a.id, a.name]));
     const bySession = new Map(summaries.map((s) => [s.sessionId, s]));
+    // A game no room reports still has its questions: read for those only (none while all is well).
+    const unreported = sessions.filter((session) => !bySession.has(session.id)).map((session) => session.id);
+    const questionsOf = await store.items.countQuestionsOf(unreported);
     return sessions
       .map((session): LiveGame => {
         const summary = bySession.get(session.id);
         // Field by field: an entry another release's instance wrote may carry more (DESIGN §18 is exact).
-        const { item, questionNumber, questions, phones, displays, answered, reconnectsLastMinute } = summary ?? IDLE;
+        const { item, questionNumber, questions, phones, displays, answered, reconnectsLastMinute } = summary ?? { ...IDLE, questions: questionsOf.get(session.id) ?? 0 };
         return {
           item,
           questionNumber,

@@ -88,6 +88,7 @@ describe.each(DIALECTS)('GET /api/admin/live on %s', (dialect) => {
     // Made live behind the rooms' back (as when its instance died in multi-instance mode).
     await server.server.deps.store.sessions.transition(three.sessionId, ['draft'], 'live');
     const live = (await api.get('/api/admin/live')).body as LiveGame[];
-    expect(live.find((g) => g.sessionId === three.sessionId)).toMatchObject({ title: 'Show 3', item: 'idle', phones: 0, health: 'down' });
+    // Its questions are still its own (read from the database: no room has its program).
+    expect(live.find((g) => g.sessionId === three.sessionId)).toMatchObject({ title: 'Show 3', item: 'idle', questions: 2, phones: 0, health: 'down' });
   });
 });
