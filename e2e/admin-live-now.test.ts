@@ -53,13 +53,16 @@ describe('the Live now panel', () => {
     expect(await rows.count()).toBe(2);
     const row = rows.filter({ hasText: 'Matinee Screen 2' });
     expect(await row.innerText()).toContain('Question 1 of 1');
-    // No screen is up yet: the game needs a look.
+    // No screen is up yet: the game needs a look, and so does the other; the heading counts them.
     expect(await row.getByTestId('live-now-health').innerText()).toBe('Check');
+    expect(await panel.getByTestId('live-now-warn-count').innerText()).toBe('2 Check');
+    expect(await panel.getByTestId('live-now-down-count').count()).toBe(0);
 
     // A display comes up: the row turns OK by itself.
     const display = await openDisplay(first);
     await row.getByTestId('live-now-health').filter({ hasText: 'OK' }).waitFor();
     expect(await row.locator('td').nth(4).innerText()).toBe('1');
+    expect(await panel.getByTestId('live-now-warn-count').innerText()).toBe('1 Check');
     display.close();
 
     // Both stopped: the panel goes away.

@@ -47,6 +47,33 @@ const LiveRow = memo(function LiveRow({ game }: { game: LiveGame }) {
 });
 
 /**
+ * How many games need a look, beside the heading: with a thousand rows in title order, the
+ * operator sees at once whether any is in trouble without scrolling for its badge.
+ */
+function HealthCounts({ games }: { games: LiveGame[] }) {
+  let warn = 0;
+  let down = 0;
+  for (const game of games) {
+    if (game.health === 'warn') warn++;
+    else if (game.health === 'down') down++;
+  }
+  return (
+    <>
+      {down > 0 && (
+        <Badge tone="danger" data-testid="live-now-down-count">
+          {down} {healthText.down}
+        </Badge>
+      )}
+      {warn > 0 && (
+        <Badge tone="warning" data-testid="live-now-warn-count">
+          {warn} {healthText.warn}
+        </Badge>
+      )}
+    </>
+  );
+}
+
+/**
  * Every live game at a glance, above the sessions list: a chain runs a pre-show in every
  * auditorium at once, and the operator must see which one needs a hand. Shown only while
  * something is live, or while the overview cannot be had (a failed poll must not look like
@@ -65,6 +92,7 @@ export function LiveNowPanel() {
       <h3 id="live-now-heading" className="mb-3 flex items-center gap-2 text-lg font-semibold">
         <Activity className="size-5" aria-hidden />
         Live now {live.data && <span className="text-sm font-normal opacity-70">({games.length})</span>}
+        <HealthCounts games={games} />
       </h3>
       {failed && (
         <p role="status" data-testid="live-now-stale" className="mb-3 text-sm font-medium text-red-300">
