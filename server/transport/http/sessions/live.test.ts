@@ -9,7 +9,7 @@ import type { TestApi } from '../../../testing/api.js';
 import { DIALECTS } from '../../../testing/databases.js';
 import type { TestServer } from '../../../testing/server.js';
 import type { TestSocket } from '../../ws/testing/client.js';
-import { type Game, createGame, display, player, startGameServer } from '../../ws/testing/setup.js';
+import { type Game, admin, createGame, display, player, startGameServer } from '../../ws/testing/setup.js';
 
 describe.each(DIALECTS)('GET /api/admin/live on %s', (dialect) => {
   const clock = new FakeClock(Math.floor(Date.now() / 1000) * 1000);
@@ -81,6 +81,27 @@ describe.each(DIALECTS)('GET /api/admin/live on %s', (dialect) => {
     await clock.advance(61_000);
     const later = ((await api.get('/api/admin/live')).body as LiveGame[])[0];
     expect(later).toMatchObject({ reconnectsLastMinute: 0, health: 'ok' });
+  });
+
+  it('follows a game from its question to the slide after it and to the next question', async () => {
+    const game = await createGame(server, api, { items: [{ question: { text: 'S1?', correctIndex: 0 } }, { slide: 'rules' }, { question: { text: 'S2?', correctIndex: 0 } }], players: 1 });
+    const onIt = async () => ((await api.get('/api/admin/live')).body as LiveGame[]).find((g) => g.sessionId === game.sessionId)!;
+    expect((await api.post(`/api/admin/sessions/${game.sessionId}/start`)).status).toBe(200);
+    await server.server.realtime.rooms.whenIdle();
+    expect(await onIt()).toMatchObject({ item: 'question', questionNumber: 1, questions: 2 });
+    // The question's 10 s and its reveal pass, a second at a time: the slide comes, the last question asked stays named.
+    for (let s = 0; s < 30 && (await onIt()).item !== 'slide'; s++) {
+      await clock.advance(1_000);
+      await server.server.realtime.rooms.whenIdle();
+    }
+    expect(await onIt()).toMatchObject({ item: 'slide', questionNumber: 1, answered: 0 });
+    // Next: the second question.
+    const host = await admin(server, game);
+    sockets.push(host);
+    host.send({ type: 'admin_next_question' });
+    await host.waitFor((m) => m.type === 'session_state' && m.phase === 'question');
+    expect(await onIt()).toMatchObject({ item: 'question', questionNumber: 2, answered: 0 });
+    expect((await api.post(`/api/admin/sessions/${game.sessionId}/stop`)).status).toBe(200);
   });
 
   it('shows a live game no room is running as down', async () => {
