@@ -135,7 +135,7 @@ describe('live games while Redis is away (a Redis of the test’s own)', () => {
     await client.hset('live', 'i-b', JSON.stringify({ atMs: Date.now(), games: [game('s-b', 3)] }));
     const a = startOn([game('s-a', 7)]);
     await own.kill();
-    await expect.poll(() => client.status).not.toBe('ready');
+    await expect.poll(() => client.status, { timeout: 5_000 }).not.toBe('ready');
     // Answered without waiting for Redis (a command queued for it would wait until it is back).
     const read = a.read().then((games) => games.map((g) => g.sessionId));
     const waited = new Promise((resolve) => setTimeout(resolve, 5_000, 'still waiting'));
