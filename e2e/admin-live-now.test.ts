@@ -55,12 +55,14 @@ describe('the Live now panel', () => {
     expect(await row.innerText()).toContain('Question 1 of 1');
     // No screen is up yet: the game needs a look, and so does the other; the heading counts them.
     expect(await row.getByTestId('live-now-health').innerText()).toBe('Check');
+    expect(await row.getByTestId('live-now-why').innerText()).toBe('no display');
     expect(await panel.getByTestId('live-now-warn-count').innerText()).toBe('2 Check');
     expect(await panel.getByTestId('live-now-down-count').count()).toBe(0);
 
     // A display comes up: the row turns OK by itself.
     const display = await openDisplay(first);
     await row.getByTestId('live-now-health').filter({ hasText: 'OK' }).waitFor();
+    expect(await row.getByTestId('live-now-why').count()).toBe(0);
     expect(await row.locator('td').nth(4).innerText()).toBe('1');
     expect(await panel.getByTestId('live-now-warn-count').innerText()).toBe('1 Check');
     display.close();
@@ -107,5 +109,19 @@ describe('the Live now panel', () => {
     expect(await stale.innerText()).toBe('The live games could not be loaded: the server did not answer');
     // No count it does not know.
     expect(await panel.getByRole('heading').innerText()).toBe('Live now');
+  });
+
+  it('names why a game is down, and counts it beside the heading', async () => {
+    const page = await h.newPage();
+    // The server's answer as it is when no instance runs a live game (live.test.ts covers the server's side).
+    const down = { sessionId: 'orphan', title: 'Orphan Screen 3', auditorium: null, status: 'live', item: 'idle', questionNumber: null, questions: 4, phones: 0, displays: 0, answered: 0, reconnectsLastMinute: 0, health: 'down' };
+    await page.route('**/api/admin/live', (route) => route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify([down]) }));
+    await openDashboard(page, h.api);
+    const panel = page.getByRole('region', { name: /Live now/ });
+    const row = panel.getByTestId('live-now-row').filter({ hasText: 'Orphan Screen 3' });
+    await row.waitFor();
+    expect(await row.getByTestId('live-now-health').innerText()).toBe('Down');
+    expect(await row.getByTestId('live-now-why').innerText()).toBe('not running');
+    expect(await panel.getByTestId('live-now-down-count').innerText()).toBe('1 Down');
   });
 });

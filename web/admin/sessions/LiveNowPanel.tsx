@@ -12,6 +12,15 @@ const healthTone = { ok: 'success', warn: 'warning', down: 'danger' } as const;
 const healthText = { ok: 'OK', warn: 'Check', down: 'Down' } as const;
 const itemText = { question: 'Question', slide: 'Slide', media: 'Media', idle: 'Idle' } as const;
 
+/**
+ * Why a game needs a look, from the figures on its row: the server decides the health by these
+ * rules (docs/REALTIME.md, live-games.ts), and the operator should not have to work them out.
+ */
+function healthReason(game: LiveGame): string {
+  if (game.health === 'down') return 'not running';
+  return game.displays === 0 ? 'no display' : 'phones reconnecting';
+}
+
 function itemLabel(game: LiveGame): string {
   if (game.item === 'question' && game.questionNumber !== null) return `Question ${game.questionNumber} of ${game.questions}`;
   return itemText[game.item];
@@ -37,10 +46,15 @@ const LiveRow = memo(function LiveRow({ game }: { game: LiveGame }) {
       <td className="py-1 pr-3 text-right tabular-nums">{game.displays}</td>
       <td className="py-1 pr-3 text-right tabular-nums">{game.item === 'question' ? `${game.answered}/${game.phones}` : '—'}</td>
       <td className="py-1 pr-3 text-right tabular-nums">{game.reconnectsLastMinute}</td>
-      <td className="py-1">
+      <td className="py-1 whitespace-nowrap">
         <Badge tone={healthTone[game.health]} data-testid="live-now-health">
           {healthText[game.health]}
         </Badge>
+        {game.health !== 'ok' && (
+          <span className="ml-2 text-xs opacity-70" data-testid="live-now-why">
+            {healthReason(game)}
+          </span>
+        )}
       </td>
     </tr>
   );
