@@ -184,13 +184,4 @@ export class ItemRepository {
     return new Map(rows.map((r) => [r.session_id, Number(r.n)]));
   }
 
-  async countQuestions(sessionId: string): Promise<number> {
-    const row = await this.db
-      .selectFrom('session_items')
-      .select(sql<number>`count(*)`.as('n'))
-      .where('session_id', '=', sessionId)
-      .where('item_type', '=', 'question')
-      .executeTakeFirstOrThrow();
-    return Number(row.n);
-  }
 }

@@ -6,7 +6,7 @@
  */
 import type { LiveGame } from '../../../protocol/index.js';
 import type { EngineState } from '../engine/index.js';
-import { questionPosition } from '../engine/views.js';
+import { countQuestions, questionPosition } from '../engine/views.js';
 
 export type RoomSummary = Pick<LiveGame, 'sessionId' | 'item' | 'questionNumber' | 'questions' | 'phones' | 'displays' | 'answered' | 'reconnectsLastMinute'>;
 
@@ -29,15 +29,13 @@ function itemOf(state: EngineState): LiveGame['item'] {
 
 export function summarize(sessionId: string, state: EngineState, reconnectsLastMinute: number): RoomSummary {
   const { phase, program } = state;
-  let questions = 0;
-  for (const item of program.items) if (item.itemType === 'question') questions++;
   const onScreen = phase.kind === 'question' || phase.kind === 'reveal' ? questionPosition(program, phase.itemIndex) : null;
   const asked = onScreen ?? (state.asking > 0 ? state.lastQuestionIndex : null);
   return {
     sessionId,
     item: itemOf(state),
     questionNumber: asked === null ? null : asked + 1,
-    questions,
+    questions: countQuestions(program),
     phones: state.presence.connections.size,
     displays: state.displays,
     answered: phase.kind === 'question' || phase.kind === 'reveal' ? phase.answers.size : 0,
@@ -46,20 +44,16 @@ export function summarize(sessionId: string, state: EngineState, reconnectsLastM
 }
 
 /**
- * Players coming back: a player's socket opening when that player was seen earlier in the game,
- * in this room or (the room resumed after a restart or a takeover) before it: the caller says so,
- * from the game's state. Only the last minute's times are kept (pruned as they are read or added).
+ * Players coming back: a player's socket opening when the game has seen that player before (the
+ * room asks its state, which also knows who played before a restart or a takeover). Only the
+ * last minute's times are kept (pruned as they are read or added).
  */
 export class ReconnectCounter {
-  private readonly seen = new Set<string>();
   private times: number[] = [];
 
-  connected(playerId: string, nowMs: number, seenBefore = false): void {
-    if (seenBefore || this.seen.has(playerId)) {
-      this.times.push(nowMs);
-      this.prune(nowMs);
-    }
-    this.seen.add(playerId);
+  cameBack(nowMs: number): void {
+    this.times.push(nowMs);
+    this.prune(nowMs);
   }
 
   lastMinute(nowMs: number): number {

@@ -256,9 +256,9 @@ export class Room {
       if (!this.state) throw new Error('room not loaded');
       this.members.set(member.connectionId, member);
       if (member.role === 'player' && member.playerId) {
-        // Seen before this room: named in the resumed game (scores, answers) or on its stored roster.
-        const seenBefore = this.state.names.has(member.playerId) || this.state.presence.awaited.has(member.playerId);
-        this.reconnects.connected(member.playerId, this.deps.clock.now(), seenBefore);
+        // Seen before: named in the game (every phone that connected; after a resume, those who
+        // scored or answered) or on the roster stored before a restart or a takeover.
+        if (this.state.names.has(member.playerId) || this.state.presence.awaited.has(member.playerId)) this.reconnects.cameBack(this.deps.clock.now());
         // On no stored roster yet: listed in the next commit (the end of this turn), not at the
         // next roster refresh up to a second away, and shown the game only once that is stored,
         // so a crash can never forget a phone that was shown the question (DESIGN §8).

@@ -17,6 +17,7 @@
 import type { Redis } from 'ioredis';
 import type { RoomLog, RoomManager, RoomSummary } from '../../game/rooms/index.js';
 import type { ClusterKeys } from './keys.js';
+import { atMost } from './owned.js';
 
 export const LIVE_PUBLISH_MS = 2_000;
 export const LIVE_STALE_MS = 3 * LIVE_PUBLISH_MS;
@@ -51,18 +52,6 @@ export interface LivePublisherDeps {
   now: () => number;
 }
 
-/** A command's answer, or null when it failed or took longer than `ms`. */
-async function within<T>(command: Promise<T>, ms: number): Promise<T | null> {
-  let timer: NodeJS.Timeout | undefined;
-  try {
-    return await Promise.race([command, new Promise<null>((resolve) => (timer = setTimeout(resolve, ms, null)))]);
-  } catch {
-    return null;
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
 export function startLivePublisher(deps: LivePublisherDeps, periodMs = LIVE_PUBLISH_MS): LivePublisher {
   const { redis, keys, instanceId, rooms, now } = deps;
   let hadGames = false;
@@ -89,7 +78,7 @@ export function startLivePublisher(deps: LivePublisherDeps, periodMs = LIVE_PUBL
     },
     async read() {
       // Commands wait through an outage (the offline queue): one not sent now is not waited for.
-      const all = redis.status === 'ready' ? await within(redis.hgetall(keys.liveGames), LIVE_READ_TIMEOUT_MS) : null;
+      const all = redis.status === 'ready' ? await atMost(redis.hgetall(keys.liveGames), LIVE_READ_TIMEOUT_MS).catch(() => undefined) : undefined;
       // A game two instances report (one took it over, the other has not published since): the
       // newer entry's figures; this instance's own, from memory, over both.
       const games = new Map<string, { atMs: number; game: RoomSummary }>();
@@ -122,7 +111,7 @@ export function startLivePublisher(deps: LivePublisherDeps, periodMs = LIVE_PUBL
       // Best effort: a Redis that is down must not hold up the shutdown (its queued command would
       // wait for a connection forever); a stale entry is ignored by readers once it is 6 s old.
       if (redis.status !== 'ready') return;
-      await within(redis.hdel(keys.liveGames, instanceId), 1_000);
+      await atMost(redis.hdel(keys.liveGames, instanceId), 1_000).catch(() => undefined);
     },
   };
 }
