@@ -245,13 +245,13 @@ describe('group commit', () => {
 
   describe('poked by any room event while one turn of the event loop lasts', () => {
     /** Rooms on one instance's shared commits, with a clock the test moves and transactions it lets through. */
-    function instance() {
+    function instance(options: { overdueMs?: number; fullBatches?: number } = {}) {
       let nowMs = 0;
       const transactions: { sessions: string[]; resolve: () => void }[] = [];
       const transaction = (batches: CommitBatch[]) => new Promise<void>((resolve) => transactions.push({ sessions: batches.map((b) => b.sessionId), resolve }));
       // One batch alone goes through `commit`, several through `commitMany`.
       const storage = { commit: (batch: CommitBatch) => transaction([batch]), commitMany: transaction };
-      const shared = new SharedCommits(storage, { minGapMs: 20, overdueMs: 20, now: () => nowMs });
+      const shared = new SharedCommits(storage, { minGapMs: 20, overdueMs: 20, ...options, now: () => nowMs });
       const room = (sessionId: string) =>
         new GroupCommit({
           sessionId,
@@ -281,6 +281,35 @@ describe('group commit', () => {
       expect(confirmed).toEqual(['ann', 'bob']);
       // Neither the rooms' own immediates nor the shared one wrote anything again.
       expect(transactions).toHaveLength(1);
+    });
+
+    it('commits at once when enough sessions wait, however briefly they have waited', async () => {
+      const { shared, room, transactions, at } = instance({ overdueMs: 60_000, fullBatches: 3 });
+      const confirmed: string[] = [];
+      room('s1').addAnswer(answer('ann'), () => confirmed.push('ann'));
+      room('s2').addAnswer({ ...answer('bob'), sessionId: 's2' }, () => confirmed.push('bob'));
+      at(1);
+      shared.poke();
+      expect(transactions).toHaveLength(0);
+      // A third session's answer, in the same synchronous stretch: a full transaction's worth.
+      room('s3').addAnswer({ ...answer('cem'), sessionId: 's3' }, () => confirmed.push('cem'));
+      shared.poke();
+      expect(transactions.map((t) => t.sessions)).toEqual([['s1', 's2', 's3']]);
+      transactions[0].resolve();
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(confirmed).toEqual(['ann', 'bob', 'cem']);
+      expect(transactions).toHaveLength(1);
+      // The gap still holds: a full house right after a transaction started waits it out.
+      for (const [sessionId, player] of [['s4', 'dan'], ['s5', 'eve'], ['s6', 'fay']]) room(sessionId).addAnswer({ ...answer(player), sessionId }, () => confirmed.push(player));
+      at(10);
+      shared.poke();
+      expect(transactions).toHaveLength(1);
+      at(21);
+      shared.poke();
+      expect(transactions.map((t) => t.sessions)).toEqual([['s1', 's2', 's3'], ['s4', 's5', 's6']]);
+      transactions[1].resolve();
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(confirmed).toEqual(['ann', 'bob', 'cem', 'dan', 'eve', 'fay']);
     });
 
     it('starts nothing while a transaction is in flight; what waited meanwhile goes with the first poke after it', async () => {

@@ -22,9 +22,9 @@
  * in one poll phase (libuv takes up to 48 × 1,024 ready sockets before it returns to timers and
  * immediates), and every confirmation, result and question start waited for that phase's end. So
  * rooms also say when a batch starts waiting for their immediate or timer (`waitFor`), and every
- * room event `poke`s: once a room's batch has waited `OVERDUE_MS`, and no transaction is in
- * flight, the waiting rooms hand over at once (with whatever was handed over meanwhile) and the
- * transaction runs inside whatever phase is running.
+ * room event `poke`s: once a room's batch has waited `OVERDUE_MS`, or `FULL_BATCHES` sessions'
+ * batches wait, and no transaction is in flight, the waiting rooms hand over at once (with
+ * whatever was handed over meanwhile) and the transaction runs inside whatever phase is running.
  */
 import type { CommitBatch, RoomStorage } from './storage.js';
 
@@ -46,6 +46,16 @@ export const SHARED_COMMIT_GAP_MS = 20;
  * in latency (docs/PERFORMANCE.md, session 51).
  */
 export const OVERDUE_MS = 150;
+
+/**
+ * This many sessions' batches waiting (in their rooms or handed over here) are committed at the
+ * next room event too, however briefly they have waited. Saturated, a long poll phase gathers a
+ * thousand sessions' answers, and each of their confirmations and results waited for the whole
+ * phase (or the 150 ms above); a transaction of 200 sessions is fuller than most made at a turn's
+ * end (85–95 at 1,000 sessions × 10 phones), so it costs no more per batch. Measured against 100
+ * and 400 (docs/PERFORMANCE.md, session 53).
+ */
+export const FULL_BATCHES = 200;
 
 /** Told once a handed-over batch is committed (`failed` false) or refused (the error). */
 export type CommitDone = (failed: boolean, err?: unknown) => void;
@@ -79,14 +89,16 @@ export class SharedCommits {
 
   private readonly minGapMs: number;
   private readonly overdueMs: number;
+  private readonly fullBatches: number;
   private readonly now: () => number;
 
   constructor(
     private readonly storage: Pick<RoomStorage, 'commit' | 'commitMany'>,
-    options: { minGapMs?: number; overdueMs?: number; now?: () => number } = {},
+    options: { minGapMs?: number; overdueMs?: number; fullBatches?: number; now?: () => number } = {},
   ) {
     this.minGapMs = options.minGapMs ?? SHARED_COMMIT_GAP_MS;
     this.overdueMs = options.overdueMs ?? OVERDUE_MS;
+    this.fullBatches = options.fullBatches ?? FULL_BATCHES;
     this.now = options.now ?? (() => performance.now());
   }
 
@@ -124,14 +136,15 @@ export class SharedCommits {
 
   /**
    * Called with every room event, in whatever phase of the event loop: if a room's batch has
-   * waited `OVERDUE_MS`, the previous transaction started a gap ago and none is in flight, the
-   * waiting rooms hand their batches over and they are committed now, with those handed over
-   * meanwhile, not at the end of a turn that may last a second.
+   * waited `OVERDUE_MS` or `FULL_BATCHES` batches wait, the previous transaction started a gap ago
+   * and none is in flight, the waiting rooms hand their batches over and they are committed now,
+   * with those handed over meanwhile, not at the end of a turn that may last a second.
    */
   poke(): void {
     if (this.running || this.waitingSinceMs === Infinity) return;
     const nowMs = this.now();
-    if (nowMs - this.waitingSinceMs < this.overdueMs || nowMs - this.lastStartedAtMs < this.minGapMs) return;
+    const due = nowMs - this.waitingSinceMs >= this.overdueMs || this.waiting.size + this.gathering.length >= this.fullBatches;
+    if (!due || nowMs - this.lastStartedAtMs < this.minGapMs) return;
     for (const kick of this.waiting) kick();
     this.waiting.clear();
     // What the hand-overs scheduled (or was scheduled before) is this transaction.
