@@ -183,5 +183,4 @@ export class ItemRepository {
       .execute();
     return new Map(rows.map((r) => [r.session_id, Number(r.n)]));
   }
-
 }
