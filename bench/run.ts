@@ -24,6 +24,8 @@
  * `--no-datagram`: the server offers no datagram path (RTC_UDP_PORT=off; the proxy shaper never does).
  * `npm run bench -- outage [200] [postgres-5 postgres-40 disk-5]`: storage faults under a live
  * question (outage.ts), written to .bench/outage.json.
+ * `npm run bench -- pairs <old> <new> [--count 3] -- <bench arguments>`: alternated pairs of runs of
+ * two versions, each in a worktree of its own (pairs.ts), written to .bench/pairs.json.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -37,6 +39,7 @@ import { NETWORKS_OUT, formatNetworks, runNetworks, type ShaperKind } from './ne
 import { NAMESPACE_VARIABLE, runInNamespace } from './netns.js';
 import { formatOutage, OUTAGE_SCENARIOS, type OutageScenario, runOutage } from './outage.js';
 import { REPO_ROOT } from './targets.js';
+import { parsePairsArgs, runPairs } from './pairs.js';
 import type { TargetName } from './ipc.js';
 
 function parseArgs(argv: string[]) {
@@ -159,6 +162,13 @@ if (process.argv[2] === 'outage') {
   console.log(`\n${formatOutage(results)}\n\nWritten to ${path.relative(process.cwd(), path.join(outDir, 'outage.json'))}`);
   const failed = results.some((r) => !r.serverAlive || r.confirmedLost > 0 || r.phonesWithoutResult > 0 || r.resultsWrong > 0);
   process.exit(failed ? 1 : 0);
+}
+if (process.argv[2] === 'pairs') {
+  const options = parsePairsArgs(process.argv.slice(3));
+  console.log(`Marquee bench: ${options.count} alternated pair(s), ${options.old} / ${options.new}: ${options.benchArgs.join(' ') || '(default scenarios)'}`);
+  const table = await runPairs(options, outDir, (line) => console.log(line));
+  console.log(`\n${table}\n\nWritten to ${path.relative(process.cwd(), path.join(outDir, 'pairs.json'))}`);
+  process.exit(0);
 }
 const args = parseArgs(process.argv.slice(2));
 console.log(`Marquee bench: ${args.scenarios.map((s) => `${s.players}x${s.sessions}`).join(', ')}; ${args.rounds} rounds; ${args.targets.join(' + ')}`);

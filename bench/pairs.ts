@@ -1,0 +1,189 @@
+/**
+ * `npm run bench -- pairs <old> <new> [--count 3] -- <bench arguments>`: the same bench run on two
+ * versions in alternated pairs, each version in a `git worktree` of its own under the system's temp
+ * directory (issue 26, docs/PERFORMANCE.md "Session 54"). `<old>` and `<new>` are revisions, or
+ * `WORKTREE` for the checkout's files as they are, uncommitted changes and new files included.
+ *
+ * Why not run the new version in the checkout: five pairs of the same code, one side in the
+ * checkout and one in a worktree, gave the checkout the later results every time (cause not
+ * found). Here both sides run from the same kind of place, and the order flips every pair (old
+ * first, then new first), so neither version always follows the other.
+ *
+ * Each side runs its own bench (its `bench/run.ts`, its build). Per pair and per target this
+ * reports what the runs wrote to their `.bench/results.json`: fan-out, results and acceptance p99,
+ * CPU per round, the load generator's CPU per round; then the medians over the pairs. Written to
+ * `.bench/pairs.json` in the checkout.
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { REPO_ROOT } from './targets.js';
+
+/** What a pair compares, read from one run's results.json for one scenario and target. */
+export interface PairFigures {
+  fanOutP99Ms: number;
+  resultP99Ms: number;
+  acceptedP99Ms: number;
+  serverCpuSecondsPerRound: number;
+  generatorCpuSecondsPerRound: number;
+}
+
+const FIGURES: [keyof PairFigures, string][] = [
+  ['fanOutP99Ms', 'fan-out p99 (ms)'],
+  ['resultP99Ms', 'result after end p99 (ms)'],
+  ['acceptedP99Ms', 'answer accepted p99 (ms)'],
+  ['serverCpuSecondsPerRound', 'server CPU per round (s)'],
+  ['generatorCpuSecondsPerRound', 'load generator CPU per round (s)'],
+];
+
+/** One run's figures by "scenario target" (e.g. "10000x1000 marquee"). */
+export type RunFigures = Record<string, PairFigures>;
+
+export interface PairsOptions {
+  old: string;
+  new: string;
+  count: number;
+  benchArgs: string[];
+}
+
+export function parsePairsArgs(argv: string[]): PairsOptions {
+  const usage = 'usage: npm run bench -- pairs <old> <new> [--count N] -- <bench arguments>';
+  const split = argv.indexOf('--');
+  const own = split === -1 ? argv : argv.slice(0, split);
+  const benchArgs = split === -1 ? [] : argv.slice(split + 1);
+  const revisions = own.filter((a, i) => !a.startsWith('--') && own[i - 1] !== '--count');
+  const countAt = own.indexOf('--count');
+  const count = countAt === -1 ? 3 : Number(own[countAt + 1]);
+  if (revisions.length !== 2 || !Number.isInteger(count) || count < 1) throw new Error(usage);
+  if (own.some((a) => a.startsWith('--') && a !== '--count')) throw new Error(usage);
+  // Only the main bench writes results.json; the other commands measure something else.
+  if (['restart', 'flood', 'rooms', 'cluster-idle', 'networks', 'outage', 'pairs'].includes(benchArgs[0] ?? '')) {
+    throw new Error(`pairs compares runs of the main bench (N, NxS or many), not "${benchArgs[0]}"`);
+  }
+  return { old: revisions[0], new: revisions[1], count, benchArgs };
+}
+
+/** A results.json's figures for each scenario and target it holds. */
+export function figuresOf(results: unknown): RunFigures {
+  const out: RunFigures = {};
+  const scenarios = (results as { scenarios?: { players: number; sessions: number; results: Record<string, Record<string, unknown>> }[] }).scenarios ?? [];
+  for (const scenario of scenarios) {
+    for (const [target, r] of Object.entries(scenario.results)) {
+      const p99 = (key: string) => (r[key] as { p99: number }).p99;
+      out[`${scenario.players}x${scenario.sessions} ${target}`] = {
+        fanOutP99Ms: p99('fanOutMs'),
+        resultP99Ms: p99('resultMs'),
+        acceptedP99Ms: p99('answerAckMs'),
+        serverCpuSecondsPerRound: r.serverCpuSecondsPerRound as number,
+        generatorCpuSecondsPerRound: r.generatorCpuSecondsPerRound as number,
+      };
+    }
+  }
+  return out;
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+}
+
+const shown = (n: number) => String(Math.round(n * 100) / 100);
+
+/** A table per scenario and target: each pair's old / new, the medians, and in how many pairs new was lower. */
+export function formatPairs(options: Pick<PairsOptions, 'old' | 'new'>, pairs: { old: RunFigures; new: RunFigures }[]): string {
+  const keys = Object.keys(pairs[0]?.old ?? {}).filter((key) => pairs.every((p) => p.old[key] && p.new[key]));
+  const tables = keys.map((key) => {
+    const rows = FIGURES.map(([field, label]) => {
+      const olds = pairs.map((p) => p.old[key][field]);
+      const news = pairs.map((p) => p.new[key][field]);
+      const lower = news.filter((n, i) => n < olds[i]).length;
+      const each = pairs.map((_, i) => `${shown(olds[i])} / ${shown(news[i])}`).join(', ');
+      return `| ${label} | ${each} | ${shown(median(olds))} / ${shown(median(news))} | ${lower} of ${pairs.length} |`;
+    });
+    return [`${key}: ${options.old} / ${options.new}`, '| figure | each pair | median | new lower in |', '|---|---|--:|--:|', ...rows].join('\n');
+  });
+  return tables.join('\n\n');
+}
+
+function git(args: string[], env: NodeJS.ProcessEnv = process.env): string {
+  // Git's notes ("Preparing worktree …") are kept out of the output; a failure carries them.
+  return execFileSync('git', args, { cwd: REPO_ROOT, encoding: 'utf8', env, stdio: ['ignore', 'pipe', 'pipe'] }).trim();
+}
+
+/**
+ * The commit to check out for a revision. WORKTREE: the checkout's files as they are, new ones
+ * included (what .gitignore leaves out stays out), as a commit on top of HEAD made through an index
+ * of its own: the checkout's index, branch and files are not touched.
+ */
+function commitOf(revision: string): string {
+  if (revision !== 'WORKTREE') return git(['rev-parse', '--verify', `${revision}^{commit}`]);
+  const index = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'marquee-pairs-index-')), 'index');
+  try {
+    const env = { ...process.env, GIT_INDEX_FILE: index };
+    git(['add', '--all'], env);
+    const tree = git(['write-tree'], env);
+    return git(['commit-tree', tree, '-p', 'HEAD', '-m', 'bench pairs: the checkout as it is']);
+  } finally {
+    fs.rmSync(path.dirname(index), { recursive: true, force: true });
+  }
+}
+
+interface Side {
+  name: 'old' | 'new';
+  dir: string;
+}
+
+function addWorktree(name: Side['name'], commit: string): Side {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `marquee-pairs-${name}-`));
+  git(['worktree', 'add', '--detach', '--force', dir, commit]);
+  // The checkout's packages: the same for both sides, installed once.
+  fs.symlinkSync(path.join(REPO_ROOT, 'node_modules'), path.join(dir, 'node_modules'), 'dir');
+  return { name, dir };
+}
+
+function removeWorktree(side: Side): void {
+  try {
+    git(['worktree', 'remove', '--force', side.dir]);
+  } catch {
+    fs.rmSync(side.dir, { recursive: true, force: true });
+    git(['worktree', 'prune']);
+  }
+}
+
+/** One bench run in a side's worktree; its figures. */
+function runSide(side: Side, benchArgs: string[], log: (line: string) => void): RunFigures {
+  const results = path.join(side.dir, '.bench', 'results.json');
+  fs.rmSync(results, { force: true });
+  const run = spawnSync(process.execPath, ['--import', 'tsx', 'bench/run.ts', ...benchArgs], { cwd: side.dir, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  if (run.status !== 0 || !fs.existsSync(results)) {
+    throw new Error(`the ${side.name} side's bench failed (exit ${run.status}): ${(run.stderr || run.stdout).trim().split('\n').slice(-5).join('\n')}`);
+  }
+  const figures = figuresOf(JSON.parse(fs.readFileSync(results, 'utf8')));
+  log(`  ${side.name}: ${Object.entries(figures).map(([key, f]) => `${key}: fan-out p99 ${f.fanOutP99Ms} ms, results p99 ${f.resultP99Ms} ms, CPU ${f.serverCpuSecondsPerRound} s`).join('; ')}`);
+  return figures;
+}
+
+export async function runPairs(options: PairsOptions, outDir: string, log: (line: string) => void): Promise<string> {
+  const commits = { old: commitOf(options.old), new: commitOf(options.new) };
+  const sides: Side[] = [];
+  try {
+    sides.push(addWorktree('old', commits.old), addWorktree('new', commits.new));
+    const [oldSide, newSide] = sides;
+    const pairs: { old: RunFigures; new: RunFigures }[] = [];
+    for (let i = 0; i < options.count; i++) {
+      log(`pair ${i + 1} of ${options.count}`);
+      // Old first in odd pairs, new first in even ones.
+      const order = i % 2 === 0 ? [oldSide, newSide] : [newSide, oldSide];
+      const figures: Partial<Record<Side['name'], RunFigures>> = {};
+      for (const side of order) figures[side.name] = runSide(side, options.benchArgs, log);
+      pairs.push({ old: figures.old!, new: figures.new! });
+    }
+    fs.mkdirSync(outDir, { recursive: true });
+    fs.writeFileSync(path.join(outDir, 'pairs.json'), JSON.stringify({ startedAt: new Date().toISOString(), options, commits, pairs }, null, 2) + '\n');
+    return formatPairs(options, pairs);
+  } finally {
+    for (const side of sides) removeWorktree(side);
+  }
+}
