@@ -3,8 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { formatPairs, parsePairsArgs, type PairFigures, runPairs } from './pairs.js';
-import { REPO_ROOT } from './targets.js';
+import { formatPairs, parsePairsArgs, type PairFigures, runPairs, type RunSide } from './pairs.js';
 
 describe('npm run bench -- pairs: its arguments', () => {
   it('takes two revisions, a count and the bench arguments after --', () => {
@@ -49,34 +48,64 @@ describe('npm run bench -- pairs: its table', () => {
   });
 });
 
-describe('npm run bench -- pairs, one pair of 30 phones', () => {
-  const outDir = fs.mkdtempSync(path.join(os.tmpdir(), 'marquee-pairs-test-'));
-  afterAll(() => fs.rmSync(outDir, { recursive: true, force: true }));
+describe('npm run bench -- pairs: the worktrees and the order', () => {
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-pairs-test-'));
+  const repo = path.join(tmp, 'repo');
+  const outDir = path.join(tmp, 'out');
+  const git = (...args: string[]) => execFileSync('git', args, { cwd: repo, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
+  afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
-  // Two builds of the server (one per worktree) and two bench runs: minutes on a busy machine.
-  it('runs both versions in worktrees of their own, reports the pair and leaves no worktree behind', { timeout: 300_000 }, async () => {
-    const status = () => execFileSync('git', ['status', '--porcelain'], { cwd: REPO_ROOT, encoding: 'utf8' });
-    const before = status();
-    const lines: string[] = [];
-    const table = await runPairs(
-      { old: 'HEAD', new: 'WORKTREE', count: 1, benchArgs: ['30', '--targets', 'marquee', '--rounds', '1', '--answer-window', '300'] },
-      outDir,
-      (line) => lines.push(line),
-    );
-    expect(table).toMatch(/^30x1 marquee: HEAD \/ WORKTREE/);
-    expect(table).toMatch(/\| server CPU per round \(s\) \| [\d.]+ \/ [\d.]+ \|/);
-    expect(lines.filter((line) => /^ {2}(old|new): 30x1 marquee: fan-out p99/.test(line))).toHaveLength(2);
+  // A repository of its own: a committed version, then uncommitted changes and a new file. The
+  // runner stands in for the bench (a real run is minutes of two builds and two benches): it
+  // reads what each side's worktree holds, so the test sees which version ran where, and when.
+  it('checks out each version (WORKTREE: the files as they are) in a worktree of its own, flips the order every pair and leaves the checkout as it was', async () => {
+    fs.mkdirSync(repo, { recursive: true });
+    git('init', '-q');
+    git('config', 'user.email', 'bench@example.invalid');
+    git('config', 'user.name', 'bench');
+    fs.writeFileSync(path.join(repo, 'version.txt'), 'committed\n');
+    fs.writeFileSync(path.join(repo, '.gitignore'), 'ignored.txt\n');
+    git('add', '.');
+    git('commit', '-qm', 'first');
+    fs.writeFileSync(path.join(repo, 'version.txt'), 'changed\n');
+    fs.writeFileSync(path.join(repo, 'new-file.txt'), 'new\n');
+    fs.writeFileSync(path.join(repo, 'ignored.txt'), 'left out\n');
+    const statusBefore = git('status', '--porcelain');
 
+    const runs: string[] = [];
+    const runSide: RunSide = (side, benchArgs) => {
+      const version = fs.readFileSync(path.join(side.dir, 'version.txt'), 'utf8').trim();
+      const extra = ['new-file.txt', 'ignored.txt'].filter((f) => fs.existsSync(path.join(side.dir, f)));
+      runs.push(`${side.name}:${version}:${extra.join('+') || '-'}:${benchArgs.join(' ')}`);
+      expect(path.relative(os.tmpdir(), side.dir).startsWith('marquee-pairs-')).toBe(true);
+      const cpu = side.name === 'old' ? 2 : 1.5;
+      return { '100x10 marquee': { fanOutP99Ms: 10, resultP99Ms: 20, acceptedP99Ms: 5, serverCpuSecondsPerRound: cpu, generatorCpuSecondsPerRound: 1 } };
+    };
+    const table = await runPairs({ old: 'HEAD', new: 'WORKTREE', count: 3, benchArgs: ['many', '100x10'] }, outDir, () => {}, { repo, runSide });
+
+    expect(runs).toEqual([
+      'old:committed:-:many 100x10',
+      'new:changed:new-file.txt:many 100x10',
+      'new:changed:new-file.txt:many 100x10',
+      'old:committed:-:many 100x10',
+      'old:committed:-:many 100x10',
+      'new:changed:new-file.txt:many 100x10',
+    ]);
+    expect(table).toContain('| server CPU per round (s) | 2 / 1.5, 2 / 1.5, 2 / 1.5 | 2 / 1.5 | 3 of 3 |');
     const written = JSON.parse(fs.readFileSync(path.join(outDir, 'pairs.json'), 'utf8'));
-    expect(written.commits.old).toBe(execFileSync('git', ['rev-parse', 'HEAD'], { cwd: REPO_ROOT, encoding: 'utf8' }).trim());
-    expect(written.pairs).toHaveLength(1);
-    for (const side of ['old', 'new']) {
-      const run = written.pairs[0][side]['30x1 marquee'];
-      expect(run.resultP99Ms).toBeGreaterThan(0);
-      expect(run.serverCpuSecondsPerRound).toBeGreaterThan(0);
-    }
-    // Both worktrees are gone, and the checkout (its index and files) is as it was.
-    expect(execFileSync('git', ['worktree', 'list'], { cwd: REPO_ROOT, encoding: 'utf8' })).not.toContain('marquee-pairs-');
-    expect(status()).toBe(before);
+    expect(written.commits.old).toBe(git('rev-parse', 'HEAD'));
+    expect(written.pairs).toHaveLength(3);
+    // Both worktrees are gone; the checkout's branch, index and files are as they were.
+    expect(git('worktree', 'list')).not.toContain('marquee-pairs-');
+    expect(git('status', '--porcelain')).toBe(statusBefore);
+    expect(git('log', '--format=%s')).toBe('first');
+  });
+
+  it('removes the worktrees when a run fails, and says which side failed', async () => {
+    const failing: RunSide = (side) => {
+      throw new Error(`the ${side.name} side's bench failed (exit 1)`);
+    };
+    await expect(runPairs({ old: 'HEAD', new: 'HEAD', count: 1, benchArgs: [] }, outDir, () => {}, { repo, runSide: failing })).rejects.toThrow(/old side's bench failed/);
+    expect(git('worktree', 'list')).not.toContain('marquee-pairs-');
   });
 });

@@ -107,9 +107,9 @@ export function formatPairs(options: Pick<PairsOptions, 'old' | 'new'>, pairs: {
   return tables.join('\n\n');
 }
 
-function git(args: string[], env: NodeJS.ProcessEnv = process.env): string {
+function git(repo: string, args: string[], env: NodeJS.ProcessEnv = process.env): string {
   // Git's notes ("Preparing worktree …") are kept out of the output; a failure carries them.
-  return execFileSync('git', args, { cwd: REPO_ROOT, encoding: 'utf8', env, stdio: ['ignore', 'pipe', 'pipe'] }).trim();
+  return execFileSync('git', args, { cwd: repo, encoding: 'utf8', env, stdio: ['ignore', 'pipe', 'pipe'] }).trim();
 }
 
 /**
@@ -117,43 +117,46 @@ function git(args: string[], env: NodeJS.ProcessEnv = process.env): string {
  * included (what .gitignore leaves out stays out), as a commit on top of HEAD made through an index
  * of its own: the checkout's index, branch and files are not touched.
  */
-function commitOf(revision: string): string {
-  if (revision !== 'WORKTREE') return git(['rev-parse', '--verify', `${revision}^{commit}`]);
+function commitOf(repo: string, revision: string): string {
+  if (revision !== 'WORKTREE') return git(repo, ['rev-parse', '--verify', `${revision}^{commit}`]);
   const index = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'marquee-pairs-index-')), 'index');
   try {
     const env = { ...process.env, GIT_INDEX_FILE: index };
-    git(['add', '--all'], env);
-    const tree = git(['write-tree'], env);
-    return git(['commit-tree', tree, '-p', 'HEAD', '-m', 'bench pairs: the checkout as it is']);
+    git(repo, ['add', '--all'], env);
+    const tree = git(repo, ['write-tree'], env);
+    return git(repo, ['commit-tree', tree, '-p', 'HEAD', '-m', 'bench pairs: the checkout as it is']);
   } finally {
     fs.rmSync(path.dirname(index), { recursive: true, force: true });
   }
 }
 
-interface Side {
+export interface Side {
   name: 'old' | 'new';
   dir: string;
 }
 
-function addWorktree(name: Side['name'], commit: string): Side {
+function addWorktree(repo: string, name: Side['name'], commit: string): Side {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), `marquee-pairs-${name}-`));
-  git(['worktree', 'add', '--detach', '--force', dir, commit]);
+  git(repo, ['worktree', 'add', '--detach', '--force', dir, commit]);
   // The checkout's packages: the same for both sides, installed once.
-  fs.symlinkSync(path.join(REPO_ROOT, 'node_modules'), path.join(dir, 'node_modules'), 'dir');
+  fs.symlinkSync(path.join(repo, 'node_modules'), path.join(dir, 'node_modules'), 'dir');
   return { name, dir };
 }
 
-function removeWorktree(side: Side): void {
+function removeWorktree(repo: string, side: Side): void {
   try {
-    git(['worktree', 'remove', '--force', side.dir]);
+    git(repo, ['worktree', 'remove', '--force', side.dir]);
   } catch {
     fs.rmSync(side.dir, { recursive: true, force: true });
-    git(['worktree', 'prune']);
+    git(repo, ['worktree', 'prune']);
   }
 }
 
-/** One bench run in a side's worktree; its figures. */
-function runSide(side: Side, benchArgs: string[], log: (line: string) => void): RunFigures {
+/** How a side is measured: one bench run in its worktree, its figures. */
+export type RunSide = (side: Side, benchArgs: string[], log: (line: string) => void) => RunFigures;
+
+/** One run of the side's own bench (its bench/run.ts, its build). */
+const runBenchIn: RunSide = (side, benchArgs, log) => {
   const results = path.join(side.dir, '.bench', 'results.json');
   fs.rmSync(results, { force: true });
   const run = spawnSync(process.execPath, ['--import', 'tsx', 'bench/run.ts', ...benchArgs], { cwd: side.dir, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
@@ -163,13 +166,19 @@ function runSide(side: Side, benchArgs: string[], log: (line: string) => void): 
   const figures = figuresOf(JSON.parse(fs.readFileSync(results, 'utf8')));
   log(`  ${side.name}: ${Object.entries(figures).map(([key, f]) => `${key}: fan-out p99 ${f.fanOutP99Ms} ms, results p99 ${f.resultP99Ms} ms, CPU ${f.serverCpuSecondsPerRound} s`).join('; ')}`);
   return figures;
-}
+};
 
-export async function runPairs(options: PairsOptions, outDir: string, log: (line: string) => void): Promise<string> {
-  const commits = { old: commitOf(options.old), new: commitOf(options.new) };
+/** The pairs; `repo` and `runSide` are the checkout and a real bench run unless a test says otherwise. */
+export async function runPairs(
+  options: PairsOptions,
+  outDir: string,
+  log: (line: string) => void,
+  { repo = REPO_ROOT, runSide = runBenchIn }: { repo?: string; runSide?: RunSide } = {},
+): Promise<string> {
+  const commits = { old: commitOf(repo, options.old), new: commitOf(repo, options.new) };
   const sides: Side[] = [];
   try {
-    sides.push(addWorktree('old', commits.old), addWorktree('new', commits.new));
+    sides.push(addWorktree(repo, 'old', commits.old), addWorktree(repo, 'new', commits.new));
     const [oldSide, newSide] = sides;
     const pairs: { old: RunFigures; new: RunFigures }[] = [];
     for (let i = 0; i < options.count; i++) {
@@ -184,6 +193,6 @@ export async function runPairs(options: PairsOptions, outDir: string, log: (line
     fs.writeFileSync(path.join(outDir, 'pairs.json'), JSON.stringify({ startedAt: new Date().toISOString(), options, commits, pairs }, null, 2) + '\n');
     return formatPairs(options, pairs);
   } finally {
-    for (const side of sides) removeWorktree(side);
+    for (const side of sides) removeWorktree(repo, side);
   }
 }
