@@ -58,7 +58,7 @@ describe('npm run bench -- pairs: the worktrees and the order', () => {
   // A repository of its own: a committed version, then uncommitted changes and a new file. The
   // runner stands in for the bench (a real run is minutes of two builds and two benches): it
   // reads what each side's worktree holds, so the test sees which version ran where, and when.
-  it('checks out each version (WORKTREE: the files as they are) in a worktree of its own, flips the order every pair and leaves the checkout as it was', async () => {
+  it('checks out each version (WORKTREE: the files as they are) in fresh worktrees every pair, flips the order every pair and leaves the checkout as it was', async () => {
     fs.mkdirSync(repo, { recursive: true });
     git('init', '-q');
     git('config', 'user.email', 'bench@example.invalid');
@@ -73,7 +73,9 @@ describe('npm run bench -- pairs: the worktrees and the order', () => {
     const statusBefore = git('status', '--porcelain');
 
     const runs: string[] = [];
+    const dirs = new Set<string>();
     const runSide: RunSide = (side, benchArgs) => {
+      dirs.add(side.dir);
       const version = fs.readFileSync(path.join(side.dir, 'version.txt'), 'utf8').trim();
       const extra = ['new-file.txt', 'ignored.txt'].filter((f) => fs.existsSync(path.join(side.dir, f)));
       runs.push(`${side.name}:${version}:${extra.join('+') || '-'}:${benchArgs.join(' ')}`);
@@ -91,6 +93,8 @@ describe('npm run bench -- pairs: the worktrees and the order', () => {
       'old:committed:-:many 100x10',
       'new:changed:new-file.txt:many 100x10',
     ]);
+    // Two fresh worktrees for every pair.
+    expect(dirs.size).toBe(6);
     expect(table).toContain('| server CPU per round (s) | 2 / 1.5, 2 / 1.5, 2 / 1.5 | 2 / 1.5 | 3 of 3 |');
     const written = JSON.parse(fs.readFileSync(path.join(outDir, 'pairs.json'), 'utf8'));
     expect(written.commits.old).toBe(git('rev-parse', 'HEAD'));

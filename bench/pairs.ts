@@ -4,12 +4,13 @@
  * directory (issue 26, docs/PERFORMANCE.md "Session 54"). `<old>` and `<new>` are revisions, or
  * `WORKTREE` for the checkout's files as they are, uncommitted changes and new files included.
  *
- * Why not run the new version in the checkout: five pairs of the same code, one side in the
- * checkout and one in a worktree, gave the checkout the later results every time (cause not
- * found). Here both sides run from the same kind of place, and the order flips every pair (old
- * first, then new first), so neither version always follows the other.
+ * Why not run the new version in the checkout, or reuse two worktrees: with the same code on both
+ * sides, one directory (the checkout, or one of two worktrees) was 10–25 % slower than the other
+ * for a whole set of runs, the server and the load generator alike, and which one changed from
+ * set to set (cause not found). So every pair gets two fresh worktrees, and the order flips every
+ * pair (old first, then new first).
  *
- * Each side runs its own bench (its `bench/run.ts`, its build). Per pair and per target this
+ * Each side runs its own bench (its `bench/run.ts`, its build: a build per worktree). Per pair and per target this
  * reports what the runs wrote to their `.bench/results.json`: fan-out, results and acceptance p99,
  * CPU per round, the load generator's CPU per round; then the medians over the pairs. Written to
  * `.bench/pairs.json` in the checkout.
@@ -176,23 +177,24 @@ export async function runPairs(
   { repo = REPO_ROOT, runSide = runBenchIn }: { repo?: string; runSide?: RunSide } = {},
 ): Promise<string> {
   const commits = { old: commitOf(repo, options.old), new: commitOf(repo, options.new) };
-  const sides: Side[] = [];
-  try {
-    sides.push(addWorktree(repo, 'old', commits.old), addWorktree(repo, 'new', commits.new));
-    const [oldSide, newSide] = sides;
-    const pairs: { old: RunFigures; new: RunFigures }[] = [];
-    for (let i = 0; i < options.count; i++) {
-      log(`pair ${i + 1} of ${options.count}`);
+  const pairs: { old: RunFigures; new: RunFigures }[] = [];
+  for (let i = 0; i < options.count; i++) {
+    log(`pair ${i + 1} of ${options.count}`);
+    // Fresh worktrees for every pair: one directory stayed 10–25 % slower than another with the
+    // same code for a whole set of runs, and which one changed from set to set (PERFORMANCE.md).
+    const sides: Side[] = [];
+    try {
+      sides.push(addWorktree(repo, 'old', commits.old), addWorktree(repo, 'new', commits.new));
       // Old first in odd pairs, new first in even ones.
-      const order = i % 2 === 0 ? [oldSide, newSide] : [newSide, oldSide];
+      const order = i % 2 === 0 ? sides : [...sides].reverse();
       const figures: Partial<Record<Side['name'], RunFigures>> = {};
       for (const side of order) figures[side.name] = runSide(side, options.benchArgs, log);
       pairs.push({ old: figures.old!, new: figures.new! });
+    } finally {
+      for (const side of sides) removeWorktree(repo, side);
     }
-    fs.mkdirSync(outDir, { recursive: true });
-    fs.writeFileSync(path.join(outDir, 'pairs.json'), JSON.stringify({ startedAt: new Date().toISOString(), options, commits, pairs }, null, 2) + '\n');
-    return formatPairs(options, pairs);
-  } finally {
-    for (const side of sides) removeWorktree(repo, side);
   }
+  fs.mkdirSync(outDir, { recursive: true });
+  fs.writeFileSync(path.join(outDir, 'pairs.json'), JSON.stringify({ startedAt: new Date().toISOString(), options, commits, pairs }, null, 2) + '\n');
+  return formatPairs(options, pairs);
 }
