@@ -19,6 +19,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { percentile, round } from './stats.js';
 import { REPO_ROOT } from './targets.js';
 
 /** What a pair compares, read from one run's results.json for one scenario and target. */
@@ -84,13 +85,10 @@ export function figuresOf(results: unknown): RunFigures {
   return out;
 }
 
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
-}
+/** Nearest rank, as the bench's own p50s: with an even count, the lower of the middle two. */
+const median = (values: number[]) => percentile([...values].sort((a, b) => a - b), 50);
 
-const shown = (n: number) => String(Math.round(n * 100) / 100);
+const shown = (n: number) => String(round(n, 2));
 
 /** A table per scenario and target: each pair's old / new, the medians, and in how many pairs new was lower. */
 export function formatPairs(options: Pick<PairsOptions, 'old' | 'new'>, pairs: { old: RunFigures; new: RunFigures }[]): string {

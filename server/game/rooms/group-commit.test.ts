@@ -261,14 +261,18 @@ describe('group commit', () => {
           refreshSnapshot: () => undefined,
           log: silentLog,
         });
-      return { shared, room, transactions, at: (ms: number) => (nowMs = ms) };
+      // A session's room takes one player's answer; its confirmation is recorded in `confirmed`.
+      const confirmed: string[] = [];
+      const answerIn = (sessionId: string, playerId: string) => room(sessionId).addAnswer({ ...answer(playerId), sessionId }, () => confirmed.push(playerId));
+      return { shared, transactions, confirmed, answerIn, at: (ms: number) => (nowMs = ms) };
     }
 
+    const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
+
     it('commits the batches overdue at once, without waiting for the end of the turn', async () => {
-      const { shared, room, transactions, at } = instance();
-      const confirmed: string[] = [];
-      room('s1').addAnswer(answer('ann'), () => confirmed.push('ann'));
-      room('s2').addAnswer({ ...answer('bob'), sessionId: 's2' }, () => confirmed.push('bob'));
+      const { shared, transactions, confirmed, answerIn, at } = instance();
+      answerIn('s1', 'ann');
+      answerIn('s2', 'bob');
       // Still the same synchronous stretch (a long poll phase reading sockets).
       at(5);
       shared.poke();
@@ -277,30 +281,31 @@ describe('group commit', () => {
       shared.poke();
       expect(transactions.map((t) => t.sessions)).toEqual([['s1', 's2']]);
       transactions[0].resolve();
-      await new Promise((resolve) => setImmediate(resolve));
+      await nextTurn();
       expect(confirmed).toEqual(['ann', 'bob']);
       // Neither the rooms' own immediates nor the shared one wrote anything again.
       expect(transactions).toHaveLength(1);
     });
 
     it('commits at once when enough sessions wait, however briefly they have waited', async () => {
-      const { shared, room, transactions, at } = instance({ overdueMs: 60_000, fullBatches: 3 });
-      const confirmed: string[] = [];
-      room('s1').addAnswer(answer('ann'), () => confirmed.push('ann'));
-      room('s2').addAnswer({ ...answer('bob'), sessionId: 's2' }, () => confirmed.push('bob'));
+      const { shared, transactions, confirmed, answerIn, at } = instance({ overdueMs: 60_000, fullBatches: 3 });
+      answerIn('s1', 'ann');
+      answerIn('s2', 'bob');
       at(1);
       shared.poke();
       expect(transactions).toHaveLength(0);
       // A third session's answer, in the same synchronous stretch: a full transaction's worth.
-      room('s3').addAnswer({ ...answer('cem'), sessionId: 's3' }, () => confirmed.push('cem'));
+      answerIn('s3', 'cem');
       shared.poke();
       expect(transactions.map((t) => t.sessions)).toEqual([['s1', 's2', 's3']]);
       transactions[0].resolve();
-      await new Promise((resolve) => setImmediate(resolve));
+      await nextTurn();
       expect(confirmed).toEqual(['ann', 'bob', 'cem']);
       expect(transactions).toHaveLength(1);
       // The gap still holds: a full house right after a transaction started waits it out.
-      for (const [sessionId, player] of [['s4', 'dan'], ['s5', 'eve'], ['s6', 'fay']]) room(sessionId).addAnswer({ ...answer(player), sessionId }, () => confirmed.push(player));
+      answerIn('s4', 'dan');
+      answerIn('s5', 'eve');
+      answerIn('s6', 'fay');
       at(10);
       shared.poke();
       expect(transactions).toHaveLength(1);
@@ -308,17 +313,16 @@ describe('group commit', () => {
       shared.poke();
       expect(transactions.map((t) => t.sessions)).toEqual([['s1', 's2', 's3'], ['s4', 's5', 's6']]);
       transactions[1].resolve();
-      await new Promise((resolve) => setImmediate(resolve));
+      await nextTurn();
       expect(confirmed).toEqual(['ann', 'bob', 'cem', 'dan', 'eve', 'fay']);
     });
 
     it('starts nothing while a transaction is in flight; what waited meanwhile goes with the first poke after it', async () => {
-      const { shared, room, transactions, at } = instance();
-      const confirmed: string[] = [];
-      room('s1').addAnswer(answer('ann'), () => confirmed.push('ann'));
+      const { shared, transactions, confirmed, answerIn, at } = instance();
+      answerIn('s1', 'ann');
       at(25);
       shared.poke();
-      room('s2').addAnswer({ ...answer('bob'), sessionId: 's2' }, () => confirmed.push('bob'));
+      answerIn('s2', 'bob');
       at(60);
       shared.poke(); // bob has waited 35 ms, but ann's transaction is still in flight
       expect(transactions.map((t) => t.sessions)).toEqual([['s1']]);
@@ -329,7 +333,7 @@ describe('group commit', () => {
       shared.poke(); // the same turn still: bob's room's own immediate has not run
       expect(transactions.map((t) => t.sessions)).toEqual([['s1'], ['s2']]);
       transactions[1].resolve();
-      await new Promise((resolve) => setImmediate(resolve));
+      await nextTurn();
       expect(confirmed).toEqual(['ann', 'bob']);
       expect(transactions).toHaveLength(2);
     });
