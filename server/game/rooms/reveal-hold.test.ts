@@ -96,4 +96,31 @@ describe('measured delays', () => {
     expect(types()).toContain('question_end');
     expect(room.engineState!.delays.get('bob')).toBe(900);
   });
+
+  it('hands the delays to the engine only with a timer step; an answer’s own measure is newer than one reported before it', async () => {
+    const { clock, manager, hold, types } = setup();
+    hold.on = false;
+    await manager.start();
+    const room = (await manager.acquire(SESSION))!;
+    for (const [connectionId, playerId, name] of [['p1', 'ann', 'Ann'], ['p2', 'bob', 'Bob'], ['p3', 'cem', 'Cem']]) {
+      await room.connect({ connectionId, role: 'player', playerId, name }, () => undefined);
+    }
+    room.dispatch({ type: 'player_delay', playerId: 'ann', allowanceMs: 1_500 });
+    room.dispatch({ type: 'player_delay', playerId: 'bob', allowanceMs: 700 });
+    // Ann answers with her link's measure of now; an answer is not a timer step: nothing is applied.
+    room.dispatch({ type: 'submit_answer', connectionId: 'p1', playerId: 'ann', questionId: 'q1', selectedIndex: 1, allowanceMs: 40 });
+    await room.settled();
+    expect(room.engineState!.delays.get('ann')).toBe(40);
+    expect(room.engineState!.delays.get('bob')).toBeUndefined();
+
+    // The next timer step (the tick at 1 s) takes Bob's; Ann's earlier report stays superseded.
+    await clock.advance(1_000);
+    expect(room.engineState!.delays.get('bob')).toBe(700);
+    expect(room.engineState!.delays.get('ann')).toBe(40);
+    // Cem never answers, with no measure: the reveal holds for Bob's 700 ms only.
+    await clock.advance(9_000 + 600);
+    expect(types()).not.toContain('question_end');
+    await clock.advance(100);
+    expect(types()).toContain('question_end');
+  });
 });

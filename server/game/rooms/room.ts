@@ -98,7 +98,7 @@ export class Room {
   private closing = false;
   /** Players coming back, for the operator's overview (live-summary.ts). */
   private readonly reconnects = new ReconnectCounter();
-  /** Delays reported since the last step (`player_delay`), the latest per player: applied with the next step. */
+  /** Delays reported since the last timer step (`player_delay`), the latest per player: applied with the next one. */
   private readonly latestDelays = new Map<string, number>();
 
   constructor(
@@ -181,13 +181,15 @@ export class Room {
     // Saturated, one phase of the event loop can last most of a second: commits that are due run now.
     this.deps.commits?.poke();
     // A phone's measured delay matters only when a question's deadline sizes the reveal's hold
-    // (credit.ts): kept aside and handed to the engine with the next step, not a step of its own.
-    // Nearly every pong of a question's ping reported one: at 1,000 sessions a room step per
-    // phone per question (issue 26).
+    // (credit.ts), which only a timer step does: kept aside and handed to the engine with the next
+    // one, not a step of its own. Nearly every pong of a question's ping reported one, and handed
+    // over with the next step, every answer's step made a second new state (issue 26).
     if (event.type === 'player_delay') {
       this.latestDelays.set(event.playerId, event.allowanceMs);
       return;
     }
+    // An answer brings its player's delay as measured now: one reported before it is older.
+    if (event.type === 'submit_answer' && event.allowanceMs !== undefined) this.latestDelays.delete(event.playerId);
     this.queue.post(
       () => this.apply(event, arrivedAtMs),
       (err) => {
@@ -361,7 +363,7 @@ export class Room {
   private apply(event: EngineEvent, stampMs: number): Promise<void> | undefined {
     let before = this.state;
     if (!before) return undefined;
-    if (this.latestDelays.size > 0) {
+    if (event.type === 'timer' && this.latestDelays.size > 0) {
       before = withPlayerDelays(before, this.latestDelays);
       this.latestDelays.clear();
     }
