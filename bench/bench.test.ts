@@ -88,6 +88,9 @@ describe('npm run bench on 50 phones, one round', () => {
       expect(r.rssConnectedKb).toBeGreaterThan(10_000);
       expect(Number.isFinite(r.rssPerPlayerKb)).toBe(true);
       expect(r.serverCpuSecondsPerRound).toBeGreaterThanOrEqual(0);
+      // Part of the process's CPU: the rest is V8's helper threads and workers.
+      expect(r.serverMainThreadCpuSecondsPerRound).toBeGreaterThanOrEqual(0);
+      expect(r.serverMainThreadCpuSecondsPerRound).toBeLessThanOrEqual(r.serverCpuSecondsPerRound);
       // The round's window runs from Next to the last result: every phone's question came inside it.
       expect(r.wallSecondsPerRound * 1000).toBeGreaterThanOrEqual(r.fanOutMs.max);
       expect(r.eventLoopP99Ms).toBeGreaterThanOrEqual(0);
@@ -98,6 +101,7 @@ describe('npm run bench on 50 phones, one round', () => {
     const table = formatReport(report);
     expect(table).toContain('| fan-out p99 (ms) |');
     expect(table).toContain('|   server busy over it (cores) |');
+    expect(table).toContain('|   of it the main thread (s) |');
     expect(table).toContain('0 answers lost');
     expect(table).not.toContain('FAILED');
   }, 90_000);

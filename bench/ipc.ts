@@ -99,6 +99,8 @@ export interface ServerReading {
   rssKb: number;
   heapUsedKb: number;
   cpuSeconds: number;
+  /** Of `cpuSeconds`, the main thread's (the rest: V8's helper threads and workers). */
+  mainThreadCpuSeconds: number;
   writeSyscalls: number;
   /** Event-loop delay since the previous reset. */
   eventLoop: EventLoopDelay;
@@ -111,6 +113,8 @@ export interface RoundFigures {
   fannedOut: boolean;
   resultsComplete: boolean;
   serverCpuSeconds: number;
+  /** Of `serverCpuSeconds`, the main thread's. */
+  serverMainThreadCpuSeconds: number;
   /** Wall time of the window `serverCpuSeconds` is taken over: Next pressed to every result in. */
   wallSeconds: number;
   /** The server's write syscalls during the round, per phone that got the question. */
@@ -162,6 +166,8 @@ export interface TargetResult {
   phonesDropped: number;
   roundsCompleted: number;
   serverCpuSecondsPerRound: number;
+  /** Of `serverCpuSecondsPerRound`, the main thread's. */
+  serverMainThreadCpuSecondsPerRound: number;
   writeSyscallsPerPhonePerRound: number;
   generatorCpuSecondsPerRound: number;
   /**

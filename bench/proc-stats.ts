@@ -28,7 +28,21 @@ const CLOCK_TICKS_PER_SECOND = 100;
 
 /** User + system CPU seconds the process has used so far (utime + stime of /proc/<pid>/stat). */
 export function readCpuSeconds(pid: number): number {
-  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  return cpuSecondsOf(fs.readFileSync(`/proc/${pid}/stat`, 'utf8'));
+}
+
+/**
+ * The same for the process's main thread alone (/proc/<pid>/task/<pid>/stat). The rest of the
+ * process's CPU is its other threads: V8's (the garbage collector's parallel and concurrent work,
+ * the optimizing compilers) and workers. A round that pays a major collection or recompiles code
+ * pays it there (docs/PERFORMANCE.md, session 55).
+ */
+export function readMainThreadCpuSeconds(pid: number): number {
+  return cpuSecondsOf(fs.readFileSync(`/proc/${pid}/task/${pid}/stat`, 'utf8'));
+}
+
+/** utime + stime of a /proc stat line, in seconds. */
+function cpuSecondsOf(stat: string): number {
   // The command name (field 2) is in parentheses and may contain spaces: count fields after it.
   const afterName = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   // afterName[0] is field 3 (state); utime is field 14, stime field 15.

@@ -35,6 +35,8 @@ const ROWS: Row[] = [
   { label: 'server RSS per phone (KB)', value: (r) => r.rssPerPlayerKb, ratio: true },
   { label: 'server heap per phone (KB)', value: (r) => r.heapPerPlayerKb, ratio: true },
   { label: 'server CPU per round (s)', value: (r) => r.serverCpuSecondsPerRound, ratio: true, digits: 2 },
+  { label: '  of it the main thread (s)', value: (r) => r.serverMainThreadCpuSecondsPerRound, ratio: true, digits: 2 },
+  { label: '  first round ÷ median round', value: (r) => firstRoundCpu(r), digits: 2 },
   { label: '  round wall time, Next to last result (s)', value: (r) => r.wallSecondsPerRound, ratio: true, digits: 2 },
   { label: '  server busy over it (cores)', value: (r) => r.serverCpuSecondsPerRound / r.wallSecondsPerRound, ratio: true, digits: 2 },
   { label: '  load generator CPU per round (s)', value: (r) => r.generatorCpuSecondsPerRound, digits: 2 },
@@ -56,9 +58,17 @@ function median(values: readonly number[]): number {
  * round's fan-out p99 over the median of every round's. NaN with fewer than two rounds.
  */
 export function firstRoundColdness(r: TargetResult): number {
-  const p99s = r.perRound.map((round) => round.fanOutMs.p99);
-  if (p99s.length < 2) return Number.NaN;
-  return p99s[0] / median(p99s);
+  return firstOverMedian(r.perRound.map((round) => round.fanOutMs.p99));
+}
+
+/** The first measured round's server CPU against the median round's: the first is usually the dearest, and its figures make the pooled p99s. */
+export function firstRoundCpu(r: TargetResult): number {
+  return firstOverMedian(r.perRound.map((round) => round.serverCpuSeconds));
+}
+
+function firstOverMedian(values: number[]): number {
+  if (values.length < 2) return Number.NaN;
+  return values[0] / median(values);
 }
 
 function fmt(value: number | null | undefined, digits = 1): string {

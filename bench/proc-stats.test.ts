@@ -1,0 +1,40 @@
+import { Worker } from 'node:worker_threads';
+import { describe, expect, it } from 'vitest';
+import type { TargetResult } from './ipc.js';
+import { readCpuSeconds, readMainThreadCpuSeconds } from './proc-stats.js';
+import { firstRoundCpu } from './report.js';
+
+// A worker that burns `seconds` of its own thread's CPU (read from /proc/thread-self/stat, so a
+// busy machine only makes it take longer), then exits.
+const BURNER = `
+const fs = require('node:fs');
+const { workerData } = require('node:worker_threads');
+const cpu = () => {
+  const stat = fs.readFileSync('/proc/thread-self/stat', 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+};
+const start = cpu();
+while (cpu() - start < workerData.seconds) {}
+`;
+
+describe('the server CPU figures read from /proc', () => {
+  it('tells the main thread apart from the process: a worker’s CPU counts for the process only', async () => {
+    const processBefore = readCpuSeconds(process.pid);
+    const mainBefore = readMainThreadCpuSeconds(process.pid);
+    const worker = new Worker(BURNER, { eval: true, workerData: { seconds: 0.3 } });
+    await new Promise((resolve, reject) => worker.once('exit', resolve).once('error', reject));
+    const processSpent = readCpuSeconds(process.pid) - processBefore;
+    const mainSpent = readMainThreadCpuSeconds(process.pid) - mainBefore;
+    expect(processSpent).toBeGreaterThanOrEqual(0.3);
+    // The main thread only waited (and started the worker): far less than the worker's 0.3 s.
+    expect(processSpent - mainSpent).toBeGreaterThanOrEqual(0.25);
+    expect(mainSpent).toBeGreaterThanOrEqual(0);
+  });
+
+  it('compares the first round’s server CPU with the median round’s', () => {
+    const rounds = (cpu: number[]) => ({ perRound: cpu.map((serverCpuSeconds) => ({ serverCpuSeconds })) }) as unknown as TargetResult;
+    expect(firstRoundCpu(rounds([2.8, 1.9, 1.7]))).toBeCloseTo(2.8 / 1.9, 5);
+    expect(firstRoundCpu(rounds([1.5]))).toBeNaN();
+  });
+});
