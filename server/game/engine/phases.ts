@@ -216,11 +216,13 @@ export function skipToNextItem(state: EngineState, nowMs: number, out: Out): Eng
 export function wakeAtOf(state: EngineState): number | null {
   const live = state.status === 'live';
   // Soonest of: the phase's next tick or end, insight due, an absent player ceasing to count (presence.ts).
-  let wake = live ? nextWakeAt(state.phase) : null;
-  for (const other of [state.insight.dueAtMs, live ? presenceWakeAt(state) : null]) {
-    if (other !== null && (wake === null || other < wake)) wake = other;
-  }
-  return wake;
+  // Read twice for every step (reduce.ts): two comparisons, not an array to loop over.
+  const wake = live ? nextWakeAt(state.phase) : null;
+  return soonest(soonest(wake, state.insight.dueAtMs), live ? presenceWakeAt(state) : null);
+}
+
+function soonest(a: number | null, b: number | null): number | null {
+  return a === null || (b !== null && b < a) ? b : a;
 }
 
 /** The phase's own next tick or end; null when nothing is timed. */

@@ -45,7 +45,8 @@ export function encodeMessage(message: ServerMessage): Buffer {
 const corkedSockets: Socket[] = [];
 
 function uncorkAll(): void {
-  for (const socket of corkedSockets) socket.uncork();
+  // Indexed: after every socket's read while answers come in, and an iterator was an object each time.
+  for (let i = 0; i < corkedSockets.length; i++) corkedSockets[i].uncork();
   corkedSockets.length = 0;
 }
 

@@ -119,8 +119,10 @@ export class LinkDelay {
   }
 
   worstRttMs(): number {
+    // Indexed: read for every frame a phone sends, and an iterator here was an object each time (issue 26).
+    const { samples } = this;
     let worst = 0;
-    for (const rtt of this.samples) if (rtt > worst) worst = rtt;
+    for (let i = 0; i < samples.length; i++) if (samples[i] > worst) worst = samples[i];
     return worst;
   }
 
