@@ -7,6 +7,7 @@ import { warmUpGenerator } from './generator-warmup.js';
 import type { TargetName, TargetResult } from './ipc.js';
 import { formatReport } from './report.js';
 import { runBench, type BenchOptions, type BenchReport } from './runner.js';
+import { CPU_TICK_SECONDS } from './proc-stats.js';
 import { percentile } from './stats.js';
 import { startScriptFlags } from './targets.js';
 
@@ -88,9 +89,13 @@ describe('npm run bench on 50 phones, one round', () => {
       expect(r.rssConnectedKb).toBeGreaterThan(10_000);
       expect(Number.isFinite(r.rssPerPlayerKb)).toBe(true);
       expect(r.serverCpuSecondsPerRound).toBeGreaterThanOrEqual(0);
-      // Part of the process's CPU: the rest is V8's helper threads and workers.
+      // Part of the process's CPU: the rest is V8's helper threads and workers. Each figure is the
+      // difference of two /proc readings, and each reading's user and system times are truncated to
+      // whole clock ticks apiece, so either figure may be off by up to two ticks either way: in a
+      // round this short the main thread's can come out above the process's (seen: 0.03 against
+      // 0.02 s on a busy machine). proc-stats.test.ts checks the split itself on 0.35 s of work.
       expect(r.serverMainThreadCpuSecondsPerRound).toBeGreaterThanOrEqual(0);
-      expect(r.serverMainThreadCpuSecondsPerRound).toBeLessThanOrEqual(r.serverCpuSecondsPerRound);
+      expect(r.serverMainThreadCpuSecondsPerRound).toBeLessThanOrEqual(r.serverCpuSecondsPerRound + 4 * CPU_TICK_SECONDS + 1e-9);
       // The round's window runs from Next to the last result: every phone's question came inside it.
       expect(r.wallSecondsPerRound * 1000).toBeGreaterThanOrEqual(r.fanOutMs.max);
       expect(r.eventLoopP99Ms).toBeGreaterThanOrEqual(0);

@@ -25,6 +25,8 @@ export function readWriteSyscalls(pid: number): number {
 
 /** Clock ticks per second for /proc/<pid>/stat times; 100 on every Linux this runs on (getconf CLK_TCK). */
 const CLOCK_TICKS_PER_SECOND = 100;
+/** The resolution of the CPU figures read here: each reading is truncated to a whole clock tick. */
+export const CPU_TICK_SECONDS = 1 / CLOCK_TICKS_PER_SECOND;
 
 /** User + system CPU seconds the process has used so far (utime + stime of /proc/<pid>/stat). */
 export function readCpuSeconds(pid: number): number {
