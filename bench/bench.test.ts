@@ -5,9 +5,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { RoundRobin } from './failover.js';
 import { warmUpGenerator } from './generator-warmup.js';
 import type { TargetName, TargetResult } from './ipc.js';
+import { CPU_TICK_SECONDS } from './proc-stats.js';
 import { formatReport } from './report.js';
 import { runBench, type BenchOptions, type BenchReport } from './runner.js';
-import { CPU_TICK_SECONDS } from './proc-stats.js';
 import { percentile } from './stats.js';
 import { startScriptFlags } from './targets.js';
 

@@ -10,7 +10,7 @@
  * docs/PRIVACY.md ("Player names").
  */
 import { createRequire } from 'node:module';
-import { RegExpMatcher, SyntaxKind, englishDataset, englishRecommendedTransformers } from 'obscenity';
+import { type Node, RegExpMatcher, SyntaxKind, englishDataset, englishRecommendedTransformers } from 'obscenity';
 import { foldForMatching, wordsOf } from './fold.js';
 
 const require = createRequire(import.meta.url);
@@ -32,26 +32,23 @@ const english = new RegExpMatcher({ ...englishTerms, ...englishRecommendedTransf
  * runs once per reading again.
  */
 const JOIN = '\n\r\n';
-type PatternNode = (typeof englishTerms.blacklistedTerms)[number]['pattern']['nodes'][number];
-const joinChars = [...JOIN].map((c) => c.charCodeAt(0));
-function joinSafe(nodes: readonly PatternNode[]): boolean {
+const inJoin = (char: string) => JOIN.includes(char);
+function joinSafe(nodes: readonly Node[]): boolean {
   let wildcards = 0;
   for (const node of nodes) {
     const inner = node.kind === SyntaxKind.Optional ? node.childNode : node;
     if (inner.kind === SyntaxKind.Wildcard) {
       if (node.kind !== SyntaxKind.Optional) return false;
       wildcards++;
-    } else if (inner.kind === SyntaxKind.Literal) {
-      if (inner.chars.some((c) => joinChars.includes(c))) return false;
-    } else {
-      return false; // anything else (an optional inside an optional): not reasoned about here
+    } else if (inner.chars.some((c) => inJoin(String.fromCodePoint(c)))) {
+      return false;
     }
   }
   return wildcards < JOIN.length;
 }
 /** Exported for the tests: whether the current dataset allows the one pass. */
 export const ENGLISH_ONE_PASS =
-  englishTerms.blacklistedTerms.every((term) => joinSafe(term.pattern.nodes)) && !(englishTerms.whitelistedTerms ?? []).some((term) => [...JOIN].some((c) => term.includes(c)));
+  englishTerms.blacklistedTerms.every((term) => joinSafe(term.pattern.nodes)) && !(englishTerms.whitelistedTerms ?? []).some((term) => [...term].some(inJoin));
 
 /** Whether the English matcher finds anything in either reading. */
 export function englishMatchesEither(first: string, second: string): boolean {
