@@ -124,4 +124,56 @@ describe('the Live now panel', () => {
     expect(await row.getByTestId('live-now-why').innerText()).toBe('not running');
     expect(await panel.getByTestId('live-now-down-count').innerText()).toBe('1 Down');
   });
+
+  it("keeps a chain's evening in a box of its own, header in view, and narrows it to the games that need a look", async () => {
+    const page = await h.newPage();
+    // Three hundred pre-shows, a few of them in trouble (live.test.ts covers the server's side).
+    const games = Array.from({ length: 300 }, (_, i) => ({
+      sessionId: `chain-${i}`,
+      title: `Screen ${String(i + 1).padStart(3, '0')} pre-show`,
+      auditorium: `Auditorium ${(i % 12) + 1}`,
+      status: 'live',
+      item: 'question',
+      questionNumber: 2,
+      questions: 8,
+      phones: 40,
+      displays: i % 50 === 7 ? 0 : 1,
+      answered: 12,
+      reconnectsLastMinute: 0,
+      health: i === 150 ? 'down' : i % 50 === 7 ? 'warn' : 'ok',
+    }));
+    let answer = games;
+    await page.route('**/api/admin/live', (route) => route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify(answer) }));
+    await openDashboard(page, h.api);
+    const panel = page.getByRole('region', { name: /Live now/ });
+    const rows = panel.getByTestId('live-now-row');
+    await rows.nth(299).waitFor({ state: 'attached' });
+
+    // The rows scroll inside a box no taller than 28rem: the sessions list below stays a short scroll away.
+    const box = panel.getByTestId('live-now-scroll');
+    const size = await box.evaluate((el) => ({ client: el.clientHeight, scroll: el.scrollHeight }));
+    expect(size.client).toBeLessThanOrEqual(28 * 16);
+    expect(size.scroll).toBeGreaterThan(size.client * 5);
+    // Scrolled to the end, the column names are still at the top of the box.
+    await box.evaluate((el) => el.scrollTo(0, el.scrollHeight));
+    await rows.filter({ hasText: 'Screen 300 pre-show' }).waitFor();
+    const boxTop = (await box.boundingBox())!.y;
+    const headerTop = (await box.locator('thead').boundingBox())!.y;
+    expect(Math.abs(headerTop - boxTop)).toBeLessThan(2);
+
+    // One switch: only the games in trouble, Down and Check alike, in their usual order.
+    await panel.getByLabel('Only games that need a look').check();
+    await expect.poll(() => rows.count()).toBe(7);
+    const badges = await rows.getByTestId('live-now-health').allInnerTexts();
+    expect(new Set(badges)).toEqual(new Set(['Check', 'Down']));
+    expect(await rows.first().innerText()).toContain('Screen 008 pre-show');
+    // It follows the polls: once every game is fine, it says so instead of showing an empty table.
+    answer = games.map((game) => ({ ...game, displays: 1, health: 'ok' }));
+    await panel.getByTestId('live-now-all-ok').waitFor(); // within one poll
+    expect(await panel.getByTestId('live-now-all-ok').innerText()).toBe('Every live game is OK.');
+    expect(await rows.count()).toBe(0);
+    // Switched off, every game is back.
+    await panel.getByLabel('Only games that need a look').uncheck();
+    await expect.poll(() => rows.count()).toBe(300);
+  });
 });

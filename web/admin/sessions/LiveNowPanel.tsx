@@ -1,9 +1,11 @@
 import { useQuery } from '@tanstack/react-query';
 import { Activity } from 'lucide-react';
-import { memo } from 'react';
+import { memo, useState } from 'react';
 import type { LiveGame } from '../../../protocol/index';
 import { HttpError, serverMessage } from '../../common/api';
 import { Badge, Card } from '../../common/ui/Card';
+import { cn } from '../../common/ui/cn';
+import { CheckboxField } from '../ui/Toggles';
 
 /** At least every 2 s (DESIGN §18); the endpoint reads the rooms' memory, so polling is cheap. */
 export const LIVE_NOW_POLL_MS = 2_000;
@@ -93,6 +95,10 @@ function HealthCounts({ games }: { games: LiveGame[] }) {
  * something is live, or while the overview cannot be had (a failed poll must not look like
  * "nothing is live", nor leave old rows looking current); the list is sorted by title (the
  * server's order: rows keep their places as their health changes).
+ *
+ * A chain's evening is hundreds of rows: the table scrolls inside a box of its own (its header
+ * stays in view) so the sessions list below is still a short scroll away, and one switch narrows
+ * it to the games that need a look (docs/WEB.md, "Live now").
  */
 export function LiveNowPanel() {
   // Fetched on mount as well (the admin's queries are otherwise never stale): back on the
@@ -100,14 +106,22 @@ export function LiveNowPanel() {
   const live = useQuery<LiveGame[]>({ queryKey: ['/api/admin/live'], refetchInterval: LIVE_NOW_POLL_MS, refetchIntervalInBackground: false, staleTime: 0 });
   const games = live.data ?? [];
   const failed = live.isError;
+  const [troubleOnly, setTroubleOnly] = useState(false);
   if (games.length === 0 && !failed) return null;
+  const shown = troubleOnly ? games.filter((game) => game.health !== 'ok') : games;
   return (
     <Card className="mb-6 p-4" aria-labelledby="live-now-heading" role="region">
-      <h3 id="live-now-heading" className="mb-3 flex items-center gap-2 text-lg font-semibold">
-        <Activity className="size-5" aria-hidden />
-        Live now {live.data && <span className="text-sm font-normal opacity-70">({games.length})</span>}
-        <HealthCounts games={games} />
-      </h3>
+      <div className="mb-3 flex flex-wrap items-center justify-between gap-x-4 gap-y-2">
+        <h3 id="live-now-heading" className="flex flex-wrap items-center gap-2 text-lg font-semibold">
+          <Activity className="size-5" aria-hidden />
+          <span className="whitespace-nowrap">Live now</span>
+          {live.data && <span className="text-sm font-normal opacity-70">({games.length})</span>}
+          <HealthCounts games={games} />
+        </h3>
+        {games.length > 0 && (
+          <CheckboxField id="live-now-trouble-only" checked={troubleOnly} onCheckedChange={setTroubleOnly} label="Only games that need a look" />
+        )}
+      </div>
       {failed && (
         <p role="status" data-testid="live-now-stale" className="mb-3 text-sm font-medium text-red-300">
           {live.dataUpdatedAt > 0
@@ -115,13 +129,26 @@ export function LiveNowPanel() {
             : `The live games could not be loaded: ${failureText(live.error)}`}
         </p>
       )}
-      {games.length > 0 && (
-        // Scrolls sideways on a phone: focusable so a keyboard can scroll it too.
-        <div className={`overflow-x-auto${failed ? ' opacity-60' : ''}`} data-scroll-x tabIndex={0} role="group" aria-label="Live games">
+      {troubleOnly && games.length > 0 && shown.length === 0 && (
+        <p data-testid="live-now-all-ok" className="text-sm opacity-70">
+          Every live game is OK.
+        </p>
+      )}
+      {shown.length > 0 && (
+        // Scrolls inside its box, and sideways on a phone: focusable so a keyboard can scroll it too.
+        // The header's colour is not an opacity: it is sticky, and the rows must not show through it.
+        <div
+          className={cn('max-h-[min(28rem,60vh)] overflow-auto', failed && 'opacity-60')}
+          data-scroll-x
+          data-testid="live-now-scroll"
+          tabIndex={0}
+          role="group"
+          aria-label="Live games"
+        >
           <table className="w-full min-w-[36rem] text-left text-sm">
-            <thead className="opacity-70">
-              <tr>
-                <th scope="col" className="py-1 pr-3 font-medium">Session</th>
+            <thead className="sticky top-0 z-10 bg-surface">
+              <tr className="text-muted">
+                <th scope="col" className="min-w-[10rem] py-1 pr-3 font-medium">Session</th>
                 <th scope="col" className="py-1 pr-3 font-medium">Auditorium</th>
                 <th scope="col" className="py-1 pr-3 font-medium">On screen</th>
                 <th scope="col" className="py-1 pr-3 text-right font-medium">Phones</th>
@@ -132,7 +159,7 @@ export function LiveNowPanel() {
               </tr>
             </thead>
             <tbody>
-              {games.map((game) => (
+              {shown.map((game) => (
                 <LiveRow key={game.sessionId} game={game} />
               ))}
             </tbody>
