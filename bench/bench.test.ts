@@ -8,12 +8,13 @@ import type { TargetName, TargetResult } from './ipc.js';
 import { CPU_TICK_SECONDS } from './proc-stats.js';
 import { formatReport } from './report.js';
 import { runBench, type BenchOptions, type BenchReport } from './runner.js';
+import { allocations } from './profile-summary.js';
 import { percentile } from './stats.js';
 import { startScriptFlags } from './targets.js';
 
 /** One measured round on a few phones, short answer window and pause (the failover step included). */
 function oneQuickRound(players: number, targets: TargetName[], outDir: string): BenchOptions {
-  return { scenarios: [{ players, sessions: 1 }], targets, rounds: 1, warmupRounds: 0, answerWindowMs: 300, settleMs: 200, outDir, cpuProfile: false, failover: true, staggerMs: 0, idleMs: 0, log: () => {} };
+  return { scenarios: [{ players, sessions: 1 }], targets, rounds: 1, warmupRounds: 0, answerWindowMs: 300, settleMs: 200, outDir, cpuProfile: false, allocProfile: false, failover: true, staggerMs: 0, idleMs: 0, log: () => {} };
 }
 
 describe('percentile', () => {
@@ -118,7 +119,7 @@ describe('npm run bench -- many, on 6 sessions of 4 phones', () => {
   afterAll(() => fs.rmSync(outDir, { recursive: true, force: true }));
 
   it('plays every session through both servers with the presses spread out, and reports setup, idle CPU and RSS per session', async () => {
-    const options: BenchOptions = { ...oneQuickRound(24, ['marquee', 'baseline'], outDir), scenarios: [{ players: 24, sessions: 6 }], staggerMs: 300, idleMs: 500 };
+    const options: BenchOptions = { ...oneQuickRound(24, ['marquee', 'baseline'], outDir), scenarios: [{ players: 24, sessions: 6 }], staggerMs: 300, idleMs: 500, allocProfile: true };
     const report = await runBench(options);
     const [scenario] = report.scenarios;
     expect(scenario.errors).toEqual({});
@@ -138,6 +139,13 @@ describe('npm run bench -- many, on 6 sessions of 4 phones', () => {
       expect(r.idleCpuPercent).toBeGreaterThanOrEqual(0);
       expect(Number.isFinite(r.rssPerSessionKb)).toBe(true);
     }
+    // `--alloc-prof`: each server's allocations over the round, by the code that made them.
+    const marquee = allocations(path.join(outDir, 'profiles', '24x6-marquee.heapprofile'));
+    const baseline = allocations(path.join(outDir, 'profiles', '24x6-baseline.heapprofile'));
+    for (const part of ['engine', 'rooms', 'hub, sockets']) expect(marquee.parts.get(part)).toBeGreaterThan(0);
+    expect(marquee.parts.has('baseline game logic')).toBe(false);
+    expect(baseline.parts.get('baseline game logic')).toBeGreaterThan(0);
+    expect(baseline.parts.has('engine')).toBe(false);
     const table = formatReport(report);
     expect(table).toContain('| idle CPU, all phones connected (% of a core) |');
     expect(table).toMatch(/24×6: sessions live \+ phones registered ≤ 10 s/);

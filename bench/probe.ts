@@ -21,7 +21,8 @@ export interface ProbeRequest {
   resetEventLoop?: boolean;
   /**
    * The measured rounds begin or end. With BENCH_CPU_PROFILE set (a file path), a V8 CPU profile
-   * of the main thread covers exactly the rounds, without registration and connection noise.
+   * of the main thread covers exactly the rounds, without registration and connection noise; with
+   * BENCH_ALLOC_PROFILE, V8's sampling heap profiler records where the rounds allocate.
    */
   rounds?: 'start' | 'end';
   /**
@@ -71,6 +72,32 @@ function roundsProfiler(file: string | undefined) {
   };
 }
 
+/**
+ * Every allocation of the measured rounds, sampled about once per ALLOC_SAMPLE_BYTES, collected or
+ * not: the garbage the rounds make, by the code that made it. A deterministic figure where CPU
+ * time on a shared two-core machine moves by a fifth between runs (docs/PERFORMANCE.md, session 57).
+ */
+const ALLOC_SAMPLE_BYTES = 8_192;
+
+function roundsAllocations(file: string | undefined) {
+  if (!file) return async (_mark: 'start' | 'end') => {};
+  const session = new Session();
+  session.connect();
+  return async (mark: 'start' | 'end') => {
+    if (mark === 'start') {
+      await session.post('HeapProfiler.enable');
+      await session.post('HeapProfiler.startSampling', {
+        samplingInterval: ALLOC_SAMPLE_BYTES,
+        includeObjectsCollectedByMajorGC: true,
+        includeObjectsCollectedByMinorGC: true,
+      });
+      return;
+    }
+    const { profile } = await session.post('HeapProfiler.stopSampling');
+    fs.writeFileSync(file, JSON.stringify(profile));
+  };
+}
+
 export interface EventLoopDelay {
   /** Milliseconds. */
   p50: number;
@@ -95,12 +122,16 @@ export function installProbe(): void {
   const delayMs = (ns: number) => Math.max(0, Math.round(ns / 1e4 - RESOLUTION_MS * 100) / 100);
 
   const profile = roundsProfiler(process.env.BENCH_CPU_PROFILE);
+  const allocations = roundsAllocations(process.env.BENCH_ALLOC_PROFILE);
 
   process.on('message', async (raw: unknown) => {
     const request = raw as ProbeRequest;
     if (!request || request.type !== 'probe') return;
     if (request.gc && typeof globalThis.gc === 'function') globalThis.gc();
-    if (request.rounds) await profile(request.rounds);
+    if (request.rounds) {
+      await profile(request.rounds);
+      await allocations(request.rounds);
+    }
     if (request.window) await profile(request.window);
     if (request.markRound) await profile('round');
     const eventLoop: EventLoopDelay = {

@@ -4,13 +4,23 @@
  * (self time). Used to write docs/PERFORMANCE.md from the rounds' profiles that `--cpu-prof`
  * writes. `--round N` keeps the samples of the Nth measured round only (from the round starts the
  * probe writes next to the profile), to compare a first round with a later one.
+ *
+ * Given a `.heapprofile` (`--alloc-prof`): where the rounds allocated, in MB, by the same parts
+ * and by the function that allocated (a builtin's allocation counts for the code that called it).
  */
 import fs from 'node:fs';
+import { pathToFileURL } from 'node:url';
 
 interface ProfileNode {
   id: number;
   callFrame: { functionName: string; url: string; lineNumber: number };
   children?: number[];
+}
+
+interface HeapProfileNode {
+  callFrame: ProfileNode['callFrame'];
+  selfSize: number;
+  children?: HeapProfileNode[];
 }
 
 interface CpuProfile {
@@ -37,6 +47,62 @@ const PARTS: [string, (fn: string, url: string) => boolean][] = [
   ['protocol (parsing)', (_fn, url) => url.includes('/protocol/')],
   ['node: streams, net, timers', (_fn, url) => url.startsWith('node:')],
 ];
+
+/** The part of the system a frame belongs to (the first of PARTS that matches). */
+function partOf(frame: { functionName: string; url: string }): string {
+  return PARTS.find(([, test]) => test(frame.functionName, frame.url))?.[0] ?? 'other';
+}
+
+function functionKey({ functionName, url, lineNumber }: ProfileNode['callFrame']): string {
+  const where = url ? `${url.replace(/^.*\/(node_modules|server|protocol|bench)\//, '$1/')}:${lineNumber + 1}` : '(native)';
+  return `${functionName || '(anonymous)'} ${where}`;
+}
+
+/** Largest first, as table rows: name, amount in `unit`s, share of `total`. */
+function tableRows(map: Map<string, number>, n: number, unit: number, total: number, digits: number): string[] {
+  return [...map]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, n)
+    .map(([name, amount]) => `| ${name} | ${(amount / unit).toFixed(digits)} | ${((100 * amount) / total).toFixed(1)}% |`);
+}
+
+/** A sampled allocation profile's bytes by part of the system and by allocating function, the probe's own left out. */
+export function allocations(file: string): { total: number; parts: Map<string, number>; functions: Map<string, number> } {
+  const head = (JSON.parse(fs.readFileSync(file, 'utf8')) as { head: HeapProfileNode }).head;
+  const parts = new Map<string, number>();
+  const functions = new Map<string, number>();
+  let total = 0;
+  const walk = (node: HeapProfileNode, caller: ProfileNode['callFrame'] | undefined, inProbe: boolean) => {
+    const probe = inProbe || node.callFrame.url.includes('/bench/probe');
+    const frame = node.callFrame.url === '' && caller ? caller : node.callFrame;
+    if (node.selfSize > 0 && !probe) {
+      total += node.selfSize;
+      const part = partOf(frame);
+      parts.set(part, (parts.get(part) ?? 0) + node.selfSize);
+      const key = functionKey(frame);
+      functions.set(key, (functions.get(key) ?? 0) + node.selfSize);
+    }
+    for (const child of node.children ?? []) walk(child, frame.url === '' ? caller : frame, probe);
+  };
+  walk(head, undefined, false);
+  return { total, parts, functions };
+}
+
+function summarizeAllocations(file: string, top: number): string {
+  const { total, parts, functions } = allocations(file);
+  const mb = 1024 * 1024;
+  return [
+    `${file}: ${(total / mb).toFixed(1)} MB allocated (sampled)`,
+    '',
+    '| part | MB | share |',
+    '|---|--:|--:|',
+    ...tableRows(parts, parts.size, mb, total, 1),
+    '',
+    '| function (allocated itself) | MB | share |',
+    '|---|--:|--:|',
+    ...tableRows(functions, top, mb, total, 1),
+  ].join('\n');
+}
 
 /** Which samples to count: all, or those between the Nth round's start and the next one's. */
 function sampleFilter(file: string, profile: CpuProfile, round: number | undefined): (i: number) => boolean {
@@ -86,15 +152,12 @@ function summarize(file: string, top: number, round?: number): string {
     let caller: ProfileNode | undefined = byId.get(id);
     while (caller && caller.callFrame.url === '' && !isSocketWrite(caller.callFrame.functionName)) caller = parentOf.get(caller.id);
     const frame = caller?.callFrame ?? { functionName, url };
-    const part = functionName.startsWith('(') ? functionName : (PARTS.find(([, test]) => test(frame.functionName, frame.url))?.[0] ?? 'other');
+    const part = functionName.startsWith('(') ? functionName : partOf(frame);
     parts.set(part, (parts.get(part) ?? 0) + us);
-    const where = url ? `${url.replace(/^.*\/(node_modules|server|protocol|bench)\//, '$1/')}:${lineNumber + 1}` : '(native)';
-    const key = `${functionName || '(anonymous)'} ${where}`;
+    const key = functionKey({ functionName, url, lineNumber });
     functions.set(key, (functions.get(key) ?? 0) + us);
   }
-  const pct = (us: number) => `${((100 * us) / busyUs).toFixed(1)}%`;
-  const rows = (map: Map<string, number>, n: number) =>
-    [...map].sort((a, b) => b[1] - a[1]).slice(0, n).map(([name, us]) => `| ${name} | ${(us / 1000).toFixed(0)} | ${pct(us)} |`);
+  const rows = (map: Map<string, number>, n: number) => tableRows(map, n, 1000, busyUs, 0);
   return [
     `${file}${round === undefined ? '' : ` round ${round}`}: busy ${(busyUs / 1e6).toFixed(2)} s, idle ${(idleUs / 1e6).toFixed(2)} s`,
     '',
@@ -108,12 +171,16 @@ function summarize(file: string, top: number, round?: number): string {
   ].join('\n');
 }
 
-const args = process.argv.slice(2);
-const roundAt = args.indexOf('--round');
-const round = roundAt >= 0 ? Number(args.splice(roundAt, 2)[1]) : undefined;
-const [file, top] = args;
-if (!file || (round !== undefined && !(round >= 1))) {
-  console.error('usage: npx tsx bench/profile-summary.ts <file.cpuprofile> [top] [--round N]');
-  process.exit(2);
+// Run as a script (not imported by a test).
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) main(process.argv.slice(2));
+
+function main(args: string[]): void {
+  const roundAt = args.indexOf('--round');
+  const round = roundAt >= 0 ? Number(args.splice(roundAt, 2)[1]) : undefined;
+  const [file, top] = args;
+  if (!file || (round !== undefined && !(round >= 1))) {
+    console.error('usage: npx tsx bench/profile-summary.ts <file.cpuprofile> [top] [--round N] | <file.heapprofile> [top]');
+    process.exit(2);
+  }
+  console.log(file.endsWith('.heapprofile') ? summarizeAllocations(file, Number(top ?? 30)) : summarize(file, Number(top ?? 30), round));
 }
-console.log(summarize(file, Number(top ?? 30), round));

@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- 500 2000 5000x5] [--rounds 3] [--warmup 0] [--targets marquee,baseline,cluster] [--cpu-prof] [--no-failover]`
+ * `npm run bench [-- 500 2000 5000x5] [--rounds 3] [--warmup 0] [--targets marquee,baseline,cluster] [--cpu-prof] [--alloc-prof] [--no-failover]`
  * (`cluster`: three instances on PostgreSQL + Redis, see bench/cluster-target.ts; needs both running.
  * After its measured rounds the owner is SIGKILLed mid-question, bench/failover.ts; `--no-failover` skips that.)
  * Scenarios are N or NxS (N phones over S sessions). Prints the tables and writes
@@ -47,6 +47,7 @@ function parseArgs(argv: string[]) {
   let rounds = 3;
   let targets: TargetName[] = ['marquee', 'baseline'];
   let cpuProfile = false;
+  let allocProfile = false;
   let answerWindowMs = 1000;
   let warmupRounds = 0;
   let failover = true;
@@ -62,6 +63,7 @@ function parseArgs(argv: string[]) {
     else if (arg === '--targets') targets = argv[++i].split(',') as TargetName[];
     else if (arg === '--warmup') warmupRounds = Number(argv[++i]);
     else if (arg === '--cpu-prof') cpuProfile = true;
+    else if (arg === '--alloc-prof') allocProfile = true;
     else if (arg === '--no-failover') failover = false;
     else if (arg === '--answer-window') answerWindowMs = Number(argv[++i]);
     else {
@@ -78,6 +80,7 @@ function parseArgs(argv: string[]) {
     warmupRounds,
     targets,
     cpuProfile,
+    allocProfile,
     answerWindowMs,
     failover,
     // A chain's operators press Next within the same second, not in the same millisecond.
@@ -174,5 +177,5 @@ const args = parseArgs(process.argv.slice(2));
 console.log(`Marquee bench: ${args.scenarios.map((s) => `${s.players}x${s.sessions}`).join(', ')}; ${args.rounds} rounds; ${args.targets.join(' + ')}`);
 const report = await runBench({ ...args, settleMs: 1500, outDir, log: (line) => console.log(line) });
 console.log(`\n${formatReport(report)}\n\nWritten to ${path.relative(process.cwd(), path.join(outDir, 'results.json'))}`);
-if (args.cpuProfile) console.log(`CPU profiles in ${path.relative(process.cwd(), path.join(outDir, 'profiles'))}`);
+if (args.cpuProfile || args.allocProfile) console.log(`Profiles in ${path.relative(process.cwd(), path.join(outDir, 'profiles'))}`);
 process.exitCode = report.scenarios.some((s) => Object.keys(s.errors).length) ? 1 : 0;

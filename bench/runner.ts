@@ -31,6 +31,8 @@ export interface BenchOptions {
   /** Where logs, profiles and results.json go. */
   outDir: string;
   cpuProfile: boolean;
+  /** Sample the servers' allocations over the measured rounds (`<scenario>-<target>.heapprofile`, see probe.ts). */
+  allocProfile?: boolean;
   /** Operators' Next presses spread over this long (the `many` scenario: 1 s). */
   staggerMs: number;
   /** Idle CPU measured over this long once every phone is connected (0: not measured). */
@@ -174,7 +176,7 @@ function relayRounds(before: RelayCounters, after: RelayCounters, rounds: number
 
 export async function runBench(options: BenchOptions): Promise<BenchReport> {
   const logDir = path.join(options.outDir, 'logs');
-  const profileDir = options.cpuProfile ? path.join(options.outDir, 'profiles') : undefined;
+  const profileDir = path.join(options.outDir, 'profiles');
   const limit = openFilesLimit();
   const { log: _log, ...recorded } = options;
   const report: BenchReport = {
@@ -194,7 +196,7 @@ export async function runBench(options: BenchOptions): Promise<BenchReport> {
       options.log(`  ${label} ${target}: starting`);
       let server: RunningTarget | RunningCluster | undefined;
       try {
-        const targetOptions = { logDir, cpuProfileDir: profileDir, label, openFiles: descriptorsFor(scenario.players + 2 * scenario.sessions) };
+        const targetOptions = { logDir, cpuProfileDir: options.cpuProfile ? profileDir : undefined, allocProfileDir: options.allocProfile ? profileDir : undefined, label, openFiles: descriptorsFor(scenario.players + 2 * scenario.sessions) };
         server = target === 'cluster' ? await startCluster(targetOptions) : await startTarget(target, targetOptions);
         entry.results[target] = await runGenerator(
           server,

@@ -38,6 +38,8 @@ export interface TargetOptions {
   logDir: string;
   /** Write a V8 CPU profile of the server's measured rounds into this folder (see probe.ts). */
   cpuProfileDir?: string;
+  /** Write a sampled allocation profile of the measured rounds into this folder (see probe.ts). */
+  allocProfileDir?: string;
   label: string;
   /** Open files the server needs (one per socket, plus spare): its limit is raised to this. */
   openFiles: number;
@@ -111,6 +113,11 @@ export async function startTarget(name: TargetName, options: TargetOptions): Pro
     fs.mkdirSync(options.cpuProfileDir, { recursive: true });
     profilePath = path.join(options.cpuProfileDir, `${options.label}-${name}.cpuprofile`);
   }
+  let allocPath: string | undefined;
+  if (options.allocProfileDir) {
+    fs.mkdirSync(options.allocProfileDir, { recursive: true });
+    allocPath = path.join(options.allocProfileDir, `${options.label}-${name}.heapprofile`);
+  }
   // What operators run: tsx's transform (esbuild, names kept on every closure) costs a few per cent
   // of a round's CPU that the built server does not (docs/PERFORMANCE.md, session 48).
   if (name !== 'baseline') buildServerIfStale((line) => fs.writeSync(log, `${line}\n`));
@@ -130,6 +137,7 @@ export async function startTarget(name: TargetName, options: TargetOptions): Pro
       // The measured server holds only the bench's own sessions.
       DEMO_CONTENT: 'false',
       ...(profilePath ? { BENCH_CPU_PROFILE: profilePath } : {}),
+      ...(allocPath ? { BENCH_ALLOC_PROFILE: allocPath } : {}),
       ...options.env,
     },
     stdio: ['ignore', log, log, 'ipc'],
