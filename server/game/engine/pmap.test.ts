@@ -51,6 +51,22 @@ describe('PMap', () => {
     expect(map.everyKey((key) => key !== 'k8')).toBe(false);
   });
 
+  it('setting the value a key already holds returns the same map, small or grown', () => {
+    const value = { points: 5 };
+    const small = PMap.empty<object>().set('a', value).set('b', { points: 1 });
+    expect(small.set('a', value)).toBe(small);
+    // An equal value that is another object is a change.
+    const other = small.set('a', { points: 5 });
+    expect(other).not.toBe(small);
+    expect(small.get('a')).toBe(value);
+    let grown = PMap.empty<number>();
+    for (let i = 0; i < 100; i++) grown = grown.set(`k${i}`, i);
+    expect(grown.set('k42', 42)).toBe(grown);
+    const changed = grown.set('k42', 43);
+    expect(changed).not.toBe(grown);
+    expect([grown.get('k42'), changed.get('k42'), changed.size]).toEqual([42, 43, 100]);
+  });
+
   it('deleting a missing key returns the same map', () => {
     const map = PMap.from([['a', 1]]);
     expect(map.delete('zzz')).toBe(map);

@@ -153,7 +153,11 @@ export class PMap<V> {
     return indexIn(this.leafOf(key), key) >= 0;
   }
 
-  /** A new map with `key` set; this one is unchanged. */
+  /**
+   * A new map with `key` set; this one is unchanged. Setting the value a key holds already returns
+   * this map: nothing is copied (every answer sets its player's delay, mostly to what it was), and
+   * a reader comparing maps by identity sees no change.
+   */
   set(key: string, value: V): PMap<V> {
     const hash = hashOf(key);
     const { small } = this;
@@ -161,6 +165,7 @@ export class PMap<V> {
       const order = walkOrder(hash);
       const at = indexInSmall(small, order, key);
       if (at >= 0) {
+        if (small[at + 2] === value) return this;
         const copy = small.slice();
         copy[at + 2] = value;
         return new PMap<V>(EMPTY_ROOT, this.size, copy);
@@ -171,6 +176,7 @@ export class PMap<V> {
     }
     const old = this.root[hash & MASK][(hash >>> BITS) & MASK][(hash >>> (2 * BITS)) & MASK];
     const at = indexIn(old, key);
+    if (at >= 0 && old[at + 1] === value) return this;
     const leaf = old.slice();
     if (at >= 0) leaf[at + 1] = value;
     else leaf.push(key, value);

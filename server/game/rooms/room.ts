@@ -190,13 +190,14 @@ export class Room {
     }
     // An answer brings its player's delay as measured now: one reported before it is older.
     if (event.type === 'submit_answer' && event.allowanceMs !== undefined) this.latestDelays.delete(event.playerId);
-    this.queue.post(
-      () => this.apply(event, arrivedAtMs),
-      (err) => {
-        if (!(err instanceof RoomClosedError)) this.deps.log.error({ err, sessionId: this.sessionId, event: event.type }, 'room event failed');
-      },
-    );
+    this.queue.post(this.applyPosted, event, arrivedAtMs, this.postedFailed);
   }
+
+  /** A dispatched event's step and its failure: made once, not per event (task-queue.ts). */
+  private readonly applyPosted = (event: EngineEvent, arrivedAtMs: number) => this.apply(event, arrivedAtMs);
+  private readonly postedFailed = (err: unknown, event: EngineEvent): void => {
+    if (!(err instanceof RoomClosedError)) this.deps.log.error({ err, sessionId: this.sessionId, event: event.type }, 'room event failed');
+  };
 
   /** First task: resume a live session from storage, or prepare a waiting/finished one. */
   load(): Promise<void> {

@@ -8,7 +8,7 @@ describe('TaskQueue', () => {
     const queue = new TaskQueue('s');
     const log: string[] = [];
     let release!: () => void;
-    queue.post(() => log.push('a'), () => undefined);
+    queue.post(() => log.push('a'), undefined, 0, () => undefined);
     expect(log).toEqual([]); // not run inside post
     const slow = queue.run(async () => {
       log.push('b start');
@@ -16,7 +16,7 @@ describe('TaskQueue', () => {
       log.push('b end');
       return 42;
     });
-    queue.post(() => log.push('c'), () => undefined);
+    queue.post(() => log.push('c'), undefined, 0, () => undefined);
     await tick();
     expect(log).toEqual(['a', 'b start']);
     release();
@@ -29,7 +29,7 @@ describe('TaskQueue', () => {
     const queue = new TaskQueue('s');
     const log: string[] = [];
     const first = queue.run(() => 'one').then((value) => log.push(`caller saw ${value}`));
-    queue.post(() => log.push('next task'), () => undefined);
+    queue.post(() => log.push('next task'), undefined, 0, () => undefined);
     await first;
     await queue.whenIdle();
     expect(log).toEqual(['caller saw one', 'next task']);
@@ -40,8 +40,8 @@ describe('TaskQueue', () => {
     const errors: unknown[] = [];
     queue.post(() => {
       throw new Error('sync');
-    }, (err) => errors.push(err));
-    queue.post(() => Promise.reject(new Error('async')), (err) => errors.push(err));
+    }, undefined, 0, (err) => errors.push(err));
+    queue.post(() => Promise.reject(new Error('async')), undefined, 0, (err) => errors.push(err));
     const after = queue.run(() => 'still runs');
     await expect(queue.run(() => Promise.reject(new Error('awaited')))).rejects.toThrow('awaited');
     expect(await after).toBe('still runs');
@@ -52,7 +52,7 @@ describe('TaskQueue', () => {
     const queue = new TaskQueue('s');
     queue.closed = true;
     const errors: unknown[] = [];
-    queue.post(() => 'never', (err) => errors.push(err));
+    queue.post(() => 'never', undefined, 0, (err) => errors.push(err));
     await expect(queue.run(() => 'never')).rejects.toBeInstanceOf(RoomClosedError);
     expect(errors[0]).toBeInstanceOf(RoomClosedError);
   });
@@ -61,8 +61,8 @@ describe('TaskQueue', () => {
     const queue = new TaskQueue('s');
     const seen: number[] = [];
     let release!: () => void;
-    queue.post(() => new Promise<void>((resolve) => (release = resolve)), () => undefined);
-    const later = (i: number) => queue.post(() => seen.push(i), () => undefined);
+    queue.post(() => new Promise<void>((resolve) => (release = resolve)), undefined, 0, () => undefined);
+    const later = (i: number) => queue.post((n) => seen.push(n), i, 0, () => undefined);
     for (let i = 0; i < 3000; i++) {
       queue.post(() => {
         seen.push(i);
@@ -71,7 +71,7 @@ describe('TaskQueue', () => {
         // Every 500th waits a turn, while more are queued behind it.
         if (i % 500 === 0) return new Promise<void>((resolve) => setImmediate(resolve));
         return undefined;
-      }, () => undefined);
+      }, undefined, 0, () => undefined);
     }
     await tick();
     release();
@@ -84,10 +84,38 @@ describe('TaskQueue', () => {
     const log: string[] = [];
     queue.post(async () => {
       await tick();
-      queue.post(() => log.push('queued meanwhile'), () => undefined);
-    }, () => undefined);
+      queue.post(() => log.push('queued meanwhile'), undefined, 0, () => undefined);
+    }, undefined, 0, () => undefined);
     await queue.whenIdle();
     expect(log).toEqual(['queued meanwhile']);
     await expect(queue.whenIdle()).resolves.toBeUndefined();
+  });
+
+  it('hands a posted task its own argument and stamp, and the argument to its error handler', async () => {
+    const queue = new TaskQueue('s');
+    const seen: string[] = [];
+    const failed: string[] = [];
+    // One task and one handler for every post, as a room makes them.
+    const task = (name: string, stamp: number) => {
+      if (name === 'bad') throw new Error('refused');
+      seen.push(`${name}@${stamp}`);
+    };
+    const onError = (err: unknown, name: string) => failed.push(`${name}: ${(err as Error).message}`);
+    queue.post(task, 'first', 10, onError);
+    queue.post(task, 'bad', 20, onError);
+    queue.post(task, 'third', 30, onError);
+    await queue.whenIdle();
+    expect(seen).toEqual(['first@10', 'third@30']);
+    expect(failed).toEqual(['bad: refused']);
+  });
+
+  it('runs what is posted after it went idle, in order, again and again', async () => {
+    const queue = new TaskQueue('s');
+    const seen: number[] = [];
+    for (let burst = 0; burst < 5; burst++) {
+      for (let i = 0; i < 3; i++) queue.post((n) => seen.push(n), burst * 3 + i, 0, () => undefined);
+      await queue.whenIdle();
+      expect(seen).toEqual(Array.from({ length: (burst + 1) * 3 }, (_, i) => i));
+    }
   });
 });
