@@ -65,6 +65,22 @@ describe('player game state (SPEC §4 Player game)', () => {
     expect(canPick(s)).toBe(true);
   });
 
+  it("a late result of the previous question neither locks nor marks the question on screen", () => {
+    let s = run(server(mine()), { type: 'pick', index: 0 });
+    s = reducePlayer(s, server(audience({ question: question('q2') })));
+    expect(canPick(s)).toBe(true);
+    s = reducePlayer(s, server({ type: 'answer_result', playerId: 'p1', questionId: 'q1', isCorrect: true, pointsEarned: 90, newScore: 90, rank: 1, players: 3, pointsToNextPlace: null }));
+    expect(canPick(s)).toBe(true);
+    expect(s.answered).toBe(false);
+    expect(s.result).toBeNull();
+    expect(s.place).toBeNull();
+    // Its own result still counts.
+    s = reducePlayer(s, { type: 'pick', index: 2 });
+    s = reducePlayer(s, server({ type: 'answer_result', playerId: 'p1', questionId: 'q2', isCorrect: true, pointsEarned: 80, newScore: 170, rank: 1, players: 3, pointsToNextPlace: null }));
+    expect(s.result).toEqual({ isCorrect: true, pointsEarned: 80 });
+    expect(s.score).toBe(170);
+  });
+
   it('a repeated state of the same question keeps the lock', () => {
     const s = run(server(mine()), { type: 'pick', index: 3 }, server(audience()));
     expect(s.answered).toBe(true);

@@ -123,6 +123,9 @@ function onServerMessage(state: PlayerGameState, message: ServerMessage): Player
       if (message.questionId !== live.question?.id) return { ...state, live };
       return { ...state, live, answered: true, selectedIndex: message.selectedIndex, pending: null, confirmed: true };
     case 'answer_result': {
+      // Another question's result (a late frame) must not lock the question on screen, as an
+      // acceptance must not: the state of that question carries its result anyway.
+      if (message.questionId !== live.question?.id) return { ...state, live };
       const result = { isCorrect: message.isCorrect, pointsEarned: message.pointsEarned };
       const place = { rank: message.rank, players: message.players, pointsToNextPlace: message.pointsToNextPlace };
       return { ...state, live, answered: true, result, place, score: message.newScore, outcome: outcomeOf(result), pending: null };
