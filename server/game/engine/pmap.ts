@@ -155,8 +155,8 @@ export class PMap<V> {
 
   /**
    * A new map with `key` set; this one is unchanged. Setting the value a key holds already returns
-   * this map: nothing is copied (every answer sets its player's delay, mostly to what it was), and
-   * a reader comparing maps by identity sees no change.
+   * this map: nothing is copied when nothing changes (an answer sets its player's delay whether it
+   * moved or not), and a reader comparing maps by identity sees no change.
    */
   set(key: string, value: V): PMap<V> {
     const hash = hashOf(key);
