@@ -38,14 +38,7 @@ export class LiveWrites {
     const { snapshot, autoRotate } = change;
     if (!snapshot && autoRotate === undefined) return;
     const onlyIfLive = snapshot !== undefined && snapshot.liveJson !== null;
-    if (this.sqlite && db.isTransaction) {
-      const sets = [...(snapshot ? ['live_state = ?', 'current_question_index = ?'] : []), ...(autoRotate !== undefined ? ['auto_rotate = ?'] : [])];
-      const statement = this.prepared(`update sessions set ${sets.join(', ')} where id = ?${onlyIfLive ? " and status = 'live'" : ''}`);
-      const values: unknown[] = snapshot ? [snapshot.liveJson, snapshot.currentQuestionIndex] : [];
-      if (autoRotate !== undefined) values.push(autoRotate ? 1 : 0);
-      statement.run(...values, sessionId);
-      return;
-    }
+    if (this.sqlite && db.isTransaction) return this.storeRowNow(sessionId, change);
     let update = db.updateTable('sessions').where('id', '=', sessionId);
     if (snapshot) update = update.set({ live_state: snapshot.liveJson, current_question_index: snapshot.currentQuestionIndex });
     if (onlyIfLive) update = update.where('status', '=', 'live');
@@ -55,21 +48,14 @@ export class LiveWrites {
 
   /** A snapshot with a fresh roster is stored in the same transaction: the newcomers listed before it are in it. */
   async clearRoster(db: Db, sessionId: string): Promise<void> {
-    if (this.sqlite && db.isTransaction) {
-      this.prepared('delete from live_roster where session_id = ?').run(sessionId);
-      return;
-    }
+    if (this.sqlite && db.isTransaction) return this.clearRosterNow(sessionId);
     await db.deleteFrom('live_roster').where('session_id', '=', sessionId).execute();
   }
 
   /** Appends newcomers; one already listed stays as it is. */
   async appendRoster(db: Db, sessionId: string, playerIds: string[]): Promise<void> {
     if (playerIds.length === 0) return;
-    if (this.sqlite && db.isTransaction) {
-      const statement = this.prepared('insert into live_roster (session_id, player_id) values (?, ?) on conflict (session_id, player_id) do nothing');
-      for (const playerId of playerIds) statement.run(sessionId, playerId);
-      return;
-    }
+    if (this.sqlite && db.isTransaction) return this.appendRosterNow(sessionId, playerIds);
     await db
       .insertInto('live_roster')
       .values(playerIds.map((playerId) => ({ session_id: sessionId, player_id: playerId })))
@@ -80,16 +66,49 @@ export class LiveWrites {
   /** Records that questions went out (idempotent: a retried commit writes each once). */
   async insertAskings(db: Db, sessionId: string, askings: Asking[]): Promise<void> {
     if (askings.length === 0) return;
-    if (this.sqlite && db.isTransaction) {
-      const statement = this.prepared('insert into question_askings (session_id, asking, question_id, asked_at) values (?, ?, ?, ?) on conflict (session_id, asking) do nothing');
-      for (const a of askings) statement.run(sessionId, a.asking, a.questionId, a.askedAt);
-      return;
-    }
+    if (this.sqlite && db.isTransaction) return this.insertAskingsNow(sessionId, askings);
     await db
       .insertInto('question_askings')
       .values(askings.map((a) => ({ session_id: sessionId, asking: a.asking, question_id: a.questionId, asked_at: a.askedAt })))
       .onConflict((oc) => oc.columns(['session_id', 'asking']).doNothing())
       .execute();
+  }
+
+  // The same writes on SQLite, synchronous: inside a Kysely transaction (above) or in
+  // ScoreRepository.transactionNow.
+
+  storeRowNow(sessionId: string, change: LiveRowChange): void {
+    const { snapshot, autoRotate } = change;
+    if (!snapshot) {
+      if (autoRotate !== undefined) this.prepared('update sessions set auto_rotate = ? where id = ?').run(autoRotate ? 1 : 0, sessionId);
+      return;
+    }
+    // Every question's start and close stores one: its statement is picked, not built, each time.
+    const onlyIfLive = snapshot.liveJson !== null ? " and status = 'live'" : '';
+    if (autoRotate === undefined) {
+      this.prepared(`update sessions set live_state = ?, current_question_index = ? where id = ?${onlyIfLive}`).run(snapshot.liveJson, snapshot.currentQuestionIndex, sessionId);
+    } else {
+      this.prepared(`update sessions set live_state = ?, current_question_index = ?, auto_rotate = ? where id = ?${onlyIfLive}`).run(
+        snapshot.liveJson,
+        snapshot.currentQuestionIndex,
+        autoRotate ? 1 : 0,
+        sessionId,
+      );
+    }
+  }
+
+  clearRosterNow(sessionId: string): void {
+    this.prepared('delete from live_roster where session_id = ?').run(sessionId);
+  }
+
+  appendRosterNow(sessionId: string, playerIds: string[]): void {
+    const statement = this.prepared('insert into live_roster (session_id, player_id) values (?, ?) on conflict (session_id, player_id) do nothing');
+    for (const playerId of playerIds) statement.run(sessionId, playerId);
+  }
+
+  insertAskingsNow(sessionId: string, askings: Asking[]): void {
+    const statement = this.prepared('insert into question_askings (session_id, asking, question_id, asked_at) values (?, ?, ?, ?) on conflict (session_id, asking) do nothing');
+    for (const a of askings) statement.run(sessionId, a.asking, a.questionId, a.askedAt);
   }
 
   private prepared(sql: string): SQLiteStatement {

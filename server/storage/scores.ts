@@ -1,6 +1,7 @@
 import { type Kysely, type Transaction, sql } from 'kysely';
 import { screenNameSql } from './players.js';
 import type { Database } from './schema.js';
+import type { StorageHealth } from './health.js';
 import type { SQLiteDatabase, SQLiteStatement } from './sqlite-driver.js';
 
 export interface ScoreRow {
@@ -54,6 +55,7 @@ export class ScoreRepository {
   constructor(
     private readonly db: Kysely<Database>,
     sqlite?: SQLiteDatabase,
+    private readonly health?: StorageHealth,
   ) {
     this.direct = sqlite && new DirectSqliteWrites(sqlite);
   }
@@ -159,6 +161,44 @@ export class ScoreRepository {
     }
   }
 
+  /**
+   * `transaction` without a promise, on SQLite: `work` runs in one transaction on the raw connection
+   * and calls only the `…Now` writes (here and in LiveWrites). At 1,000 sessions the live commits'
+   * promises, async frames and Kysely's BEGIN and COMMIT round them were most of what the storage
+   * allocated (issue 26). False, with nothing run, on PostgreSQL, or while a Kysely transaction
+   * holds the connection (its statements must not join this one): then use `transaction`.
+   * What the database says is told to StorageHealth, as ObservedDriver does for Kysely's queries.
+   */
+  transactionNow(work: () => void): boolean {
+    const direct = this.direct;
+    if (!direct || direct.sqlite.inTransaction) return false;
+    try {
+      direct.runInTransaction(work);
+    } catch (err) {
+      direct.ended(false);
+      this.health?.failed(err);
+      throw err;
+    }
+    direct.ended(true);
+    this.health?.recovered();
+    return true;
+  }
+
+  /** Inside `transactionNow`: `logAnswers`. */
+  logAnswersNow(answers: AnswerRecord[]): void {
+    this.direct!.logAnswers(answers);
+  }
+
+  /** Inside `transactionNow`: `settleAnswers`. */
+  settleAnswersNow(sessionId: string): void {
+    this.direct!.settle(sessionId);
+  }
+
+  /** Inside `transactionNow`: `upsertScores`. */
+  upsertScoresNow(sessionId: string, scores: ScoreWriteRow[]): void {
+    this.direct!.upsertScores(sessionId, scores);
+  }
+
   /** Writes absolute totals (idempotent, so a retried batch cannot double-count). */
   async upsertScores(db: Db, sessionId: string, scores: ScoreWriteRow[]): Promise<void> {
     if (this.direct && db.isTransaction) return this.direct.upsertScores(sessionId, scores);
@@ -231,14 +271,17 @@ class DirectSqliteWrites {
   /** This transaction's logged rows and settled sessions: applied to `logged` once it commits (`ended`). */
   private readonly added: { sessionId: string; rowid: number }[] = [];
   private readonly settled = new Map<string, number[]>();
+  /** BEGIN, `work`, COMMIT (ROLLBACK on a throw): better-sqlite3's wrapper, made once. */
+  readonly runInTransaction: (work: () => void) => void;
 
-  constructor(private readonly sqlite: SQLiteDatabase) {
+  constructor(readonly sqlite: SQLiteDatabase) {
     let logged = loggedOn.get(sqlite);
     if (!logged) {
       loggedOn.set(sqlite, (logged = new Map()));
       settleWholeLog(sqlite);
     }
     this.logged = logged;
+    this.runInTransaction = sqlite.transaction((work: () => void) => work());
   }
 
   insertAnswers(answers: AnswerRecord[]): void {

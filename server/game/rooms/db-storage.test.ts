@@ -193,6 +193,35 @@ describe.each(DIALECTS)('DbRoomStorage on %s', (dialect) => {
     expect(await storage.loadAnswers(sessionId, 1)).toEqual([]);
   });
 
+  it('never writes a live commit into another transaction that holds the connection: that one rolling back keeps it', async () => {
+    const sessionId = await liveSession('Not joined');
+    const q = await question('Apart?');
+    const fay = await addPlayer(store, 'Fay', 'fay-apart@example.com', 'hash-fay-apart');
+    const another = await liveSession('Not joined either');
+    let opened!: () => void;
+    const begun = new Promise<void>((resolve) => (opened = resolve));
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    // An admin's transaction, open across an await (on SQLite it holds the one connection).
+    const other = store.db.transaction().execute(async (trx) => {
+      await trx.updateTable('sessions').set({ title: 'Renamed' }).where('id', '=', sessionId).execute();
+      opened();
+      await gate;
+      throw new Error('the admin changed their mind');
+    });
+    await begun;
+    const committed = storage.commitMany([
+      { sessionId, answers: [{ sessionId, playerId: fay.id, asking: 1, answer: { questionId: q.id, selectedIndex: 2, isCorrect: true, pointsEarned: 30, elapsedMs: 800, answeredAtMs: T0 + 800 } }], scores: [] },
+      { sessionId: another, answers: [], scores: [], snapshot: { live: snapshot, currentQuestionIndex: 2 } },
+    ]);
+    release();
+    await expect(other).rejects.toThrow('the admin changed their mind');
+    await committed;
+    expect((await store.sessions.get(sessionId))?.title).toBe('Not joined');
+    expect((await storage.loadAnswers(sessionId, 1)).map((a) => [a.name, a.selectedIndex])).toEqual([['Fay', 2]]);
+    expect((await storage.loadSession(another))?.currentQuestionIndex).toBe(2);
+  });
+
   it('settles only the session’s own answers; a settle whose transaction failed is done at the next quiet step; a new process settles what an earlier one left', async () => {
     const [first, second] = [await liveSession('Own rows A'), await liveSession('Own rows B')].sort();
     const q = await question('Whose?');

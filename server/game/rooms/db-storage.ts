@@ -9,11 +9,13 @@
  */
 import type { Transaction } from 'kysely';
 import { parseLiveSnapshot, type Program, type StoredAnswer, type StoredScore } from '../engine/index.js';
+import type { Asking, LiveRowChange } from '../../storage/live-writes.js';
 import type { Database } from '../../storage/schema.js';
+import type { AnswerRecord as AnswerRow, ScoreWriteRow } from '../../storage/scores.js';
 import type { Store } from '../../storage/store.js';
 import { isForeignKeyError, isoOfMs as iso, parseJson } from '../../storage/util.js';
 import { loadProgram } from './program-loader.js';
-import type { CommitBatch, RoomSession, RoomStorage } from './storage.js';
+import type { AnswerWrite, CommitBatch, RoomSession, RoomStorage } from './storage.js';
 
 /** Runs a write as it is; if a foreign key refuses it, once more dropping the rows that point nowhere. */
 async function retryFilteredOnForeignKey(write: (filter: boolean) => Promise<void>): Promise<void> {
@@ -89,7 +91,9 @@ export class DbRoomStorage implements RoomStorage {
    * a crash of the process; on PostgreSQL (synchronous_commit on) it is on disk.
    */
   async commit(batch: CommitBatch): Promise<void> {
-    await retryFilteredOnForeignKey((filter) => this.commitOnce(batch, filter));
+    await retryFilteredOnForeignKey((filter) =>
+      !filter && this.commitNow([batch]) ? Promise.resolve() : this.store.scores.transaction((trx) => this.writeBatch(trx, batch, filter)),
+    );
   }
 
   /**
@@ -100,73 +104,121 @@ export class DbRoomStorage implements RoomStorage {
    */
   async commitMany(batches: CommitBatch[]): Promise<void> {
     const ordered = [...batches].sort((a, b) => (a.sessionId < b.sessionId ? -1 : a.sessionId > b.sessionId ? 1 : 0));
+    if (this.commitNow(ordered)) return;
     await this.store.scores.transaction(async (trx) => {
       for (const batch of ordered) await this.writeBatch(trx, batch, false);
     });
   }
 
-  private async commitOnce(batch: CommitBatch, filter: boolean): Promise<void> {
-    await this.store.scores.transaction((trx) => this.writeBatch(trx, batch, filter));
+  /**
+   * The batches written in one synchronous transaction, unfiltered (SQLite without a fence, the
+   * connection free: ScoreRepository.transactionNow); false when that cannot be, nothing written.
+   * A foreign key refusing a row throws as the asynchronous path does, and `commit` retries it filtered.
+   */
+  private commitNow(batches: CommitBatch[]): boolean {
+    if (this.fence) return false;
+    const { scores, liveWrites } = this.store;
+    return scores.transactionNow(() => {
+      for (const batch of batches) {
+        const plan = planOf(batch);
+        const { sessionId } = plan;
+        if (plan.answers.length > 0) scores.logAnswersNow(plan.answers);
+        if (plan.settle) scores.settleAnswersNow(sessionId);
+        if (plan.row) liveWrites.storeRowNow(sessionId, plan.row);
+        if (plan.clearRoster) liveWrites.clearRosterNow(sessionId);
+        if (plan.joined.length > 0) liveWrites.appendRosterNow(sessionId, plan.joined);
+        if (plan.askings.length > 0) liveWrites.insertAskingsNow(sessionId, plan.askings);
+        if (plan.scores.length > 0) scores.upsertScoresNow(sessionId, plan.scores);
+      }
+    });
   }
 
   private async writeBatch(trx: Transaction<Database>, batch: CommitBatch, filter: boolean): Promise<void> {
-    const { sessionId, snapshot } = batch;
     // Multi-instance mode: answers, scores and snapshot are stored only by the session's owner.
-    if (this.fence) await this.fence(trx, sessionId);
-    const sessionExists = filter ? (await existingIds(trx, 'sessions', [sessionId])).has(sessionId) : true;
-    if (batch.answers.length > 0) {
-      let kept = batch.answers;
-      if (filter) {
-        const players = await existingIds(trx, 'players', kept.map((a) => a.playerId));
-        const questions = await existingIds(trx, 'questions', kept.map((a) => a.answer.questionId));
-        kept = kept.filter((a) => sessionExists && players.has(a.playerId) && questions.has(a.answer.questionId));
-      }
-      await this.store.scores.logAnswers(
-        trx,
-        kept.map((a) => ({ sessionId: a.sessionId, playerId: a.playerId, asking: a.asking, ...a.answer, answeredAt: iso(a.answer.answeredAtMs) })),
-      );
-    }
-    // A quiet step of the game (the reveal ending, a hold, a slide; not a question's start or
-    // close, whose results and fan-out wait for their commit): the logged answers move into
-    // `answers` (SQLite, scores.ts). Readers settle the session first (answersForAsking, results).
-    if ((snapshot || batch.autoRotate !== undefined) && batch.scores.length === 0 && (batch.askings?.length ?? 0) === 0) {
-      await this.store.scores.settleAnswers(trx, sessionId);
-    }
+    if (this.fence) await this.fence(trx, batch.sessionId);
+    let plan = planOf(batch);
+    if (filter) plan = await withoutDangling(trx, plan);
+    const { sessionId } = plan;
+    const { scores, liveWrites } = this.store;
     // Most batches are a few answers of one session: what they do not carry is not called for
     // (each call an awaited promise; at 1,000 sessions several per session per turn, issue 26).
-    if (snapshot || batch.autoRotate !== undefined) {
-      await this.store.liveWrites.storeRow(trx, sessionId, {
-        ...(snapshot ? { snapshot: { liveJson: snapshot.live && JSON.stringify(snapshot.live), currentQuestionIndex: snapshot.currentQuestionIndex } } : {}),
-        ...(batch.autoRotate !== undefined ? { autoRotate: batch.autoRotate } : {}),
-      });
-    }
-    // The snapshot's roster lists everyone present when it was taken: the newcomers appended
-    // before it are in it; those of this batch are appended again below.
-    if (snapshot) await this.store.liveWrites.clearRoster(trx, sessionId);
-    let joined = batch.joined ?? [];
-    if (filter && joined.length > 0) {
-      const players = await existingIds(trx, 'players', joined);
-      joined = joined.filter((playerId) => sessionExists && players.has(playerId));
-    }
-    if (joined.length > 0) await this.store.liveWrites.appendRoster(trx, sessionId, joined);
-    let askings = batch.askings ?? [];
-    if (filter && askings.length > 0) {
-      const questions = await existingIds(trx, 'questions', askings.map((a) => a.questionId));
-      askings = askings.filter((a) => sessionExists && questions.has(a.questionId));
-    }
-    if (askings.length > 0) {
-      await this.store.liveWrites.insertAskings(trx, sessionId, askings.map((a) => ({ asking: a.asking, questionId: a.questionId, askedAt: iso(a.askedAtMs) })));
-    }
-    if (batch.scores.length === 0) return;
-    let kept = batch.scores;
-    if (filter) {
-      const players = await existingIds(trx, 'players', kept.map((s) => s.playerId));
-      kept = kept.filter((s) => sessionExists && players.has(s.playerId));
-    }
-    await this.store.scores.upsertScores(
-      trx,
-      sessionId,
-      kept.map((s) => ({ playerId: s.playerId, pointsTotal: s.pointsTotal, reachedAt: iso(s.reachedAtMs) })),
-    );
+    if (plan.answers.length > 0) await scores.logAnswers(trx, plan.answers);
+    if (plan.settle) await scores.settleAnswers(trx, sessionId);
+    if (plan.row) await liveWrites.storeRow(trx, sessionId, plan.row);
+    if (plan.clearRoster) await liveWrites.clearRoster(trx, sessionId);
+    if (plan.joined.length > 0) await liveWrites.appendRoster(trx, sessionId, plan.joined);
+    if (plan.askings.length > 0) await liveWrites.insertAskings(trx, sessionId, plan.askings);
+    if (plan.scores.length > 0) await scores.upsertScores(trx, sessionId, plan.scores);
   }
+}
+
+/** What one batch writes, in the order written: decided once for both ways of writing it. */
+interface BatchPlan {
+  sessionId: string;
+  answers: AnswerRow[];
+  /** The logged answers move into `answers` (SQLite, scores.ts). */
+  settle: boolean;
+  row: LiveRowChange | undefined;
+  /** The stored roster is replaced by the snapshot's. */
+  clearRoster: boolean;
+  joined: string[];
+  askings: Asking[];
+  scores: ScoreWriteRow[];
+}
+
+function planOf(batch: CommitBatch): BatchPlan {
+  const { sessionId, snapshot, autoRotate } = batch;
+  const askings = batch.askings ?? [];
+  return {
+    sessionId,
+    answers: batch.answers.map(answerRowOf),
+    // A quiet step of the game (the reveal ending, a hold, a slide; not a question's start or
+    // close, whose results and fan-out wait for their commit): the logged answers move into
+    // `answers`. Readers settle the session first (answersForAsking, results).
+    settle: (snapshot !== undefined || autoRotate !== undefined) && batch.scores.length === 0 && askings.length === 0,
+    row:
+      snapshot || autoRotate !== undefined
+        ? {
+            ...(snapshot ? { snapshot: { liveJson: snapshot.live && JSON.stringify(snapshot.live), currentQuestionIndex: snapshot.currentQuestionIndex } } : {}),
+            ...(autoRotate !== undefined ? { autoRotate } : {}),
+          }
+        : undefined,
+    // The snapshot's roster lists everyone present when it was taken: the newcomers appended
+    // before it are in it; those of this batch are appended again after it.
+    clearRoster: snapshot !== undefined,
+    joined: batch.joined ?? [],
+    askings: askings.map((a) => ({ asking: a.asking, questionId: a.questionId, askedAt: iso(a.askedAtMs) })),
+    scores: batch.scores.map((s) => ({ playerId: s.playerId, pointsTotal: s.pointsTotal, reachedAt: iso(s.reachedAtMs) })),
+  };
+}
+
+/** Every answer of a batch, every second: its fields named, not spread (issue 26). */
+function answerRowOf(a: AnswerWrite): AnswerRow {
+  const { answer } = a;
+  return {
+    sessionId: a.sessionId,
+    playerId: a.playerId,
+    asking: a.asking,
+    questionId: answer.questionId,
+    selectedIndex: answer.selectedIndex,
+    isCorrect: answer.isCorrect,
+    pointsEarned: answer.pointsEarned,
+    elapsedMs: answer.elapsedMs,
+    answeredAt: iso(answer.answeredAtMs),
+  };
+}
+
+/** The plan without the rows whose session, player or question is gone (deleted during the show). */
+async function withoutDangling(trx: Transaction<Database>, plan: BatchPlan): Promise<BatchPlan> {
+  const sessionExists = (await existingIds(trx, 'sessions', [plan.sessionId])).has(plan.sessionId);
+  const players = await existingIds(trx, 'players', [...plan.answers.map((a) => a.playerId), ...plan.joined, ...plan.scores.map((s) => s.playerId)]);
+  const questions = await existingIds(trx, 'questions', [...plan.answers.map((a) => a.questionId), ...plan.askings.map((a) => a.questionId)]);
+  const kept = <T>(rows: T[], keep: (row: T) => boolean) => (sessionExists ? rows.filter(keep) : []);
+  return {
+    ...plan,
+    answers: kept(plan.answers, (a) => players.has(a.playerId) && questions.has(a.questionId)),
+    joined: kept(plan.joined, (playerId) => players.has(playerId)),
+    askings: kept(plan.askings, (a) => questions.has(a.questionId)),
+    scores: kept(plan.scores, (s) => players.has(s.playerId)),
+  };
 }
