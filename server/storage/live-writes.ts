@@ -7,7 +7,8 @@
  * (scores.ts): at 1,000 sessions every question's start and close is a step per session, and
  * building and compiling these three small queries through Kysely for each was most of the
  * writes' JavaScript time (issue 26). The statements are the Kysely versions' SQL; inside a Kysely
- * transaction the connection is held, so they join it and nothing interleaves.
+ * transaction the connection is held, so they join it and nothing interleaves. The `…Now` methods
+ * are the same writes called directly, in ScoreRepository.transactionNow.
  */
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from './schema.js';

@@ -258,8 +258,9 @@ const loggedOn = new WeakMap<SQLiteDatabase, Map<string, number[]>>();
  * prepared single-row statements run on the raw connection: the same SQL as the Kysely versions
  * above, without building and compiling a multi-row query for every batch (in a 10,000-phone
  * answer burst that was most of the writes' JavaScript time, docs/PERFORMANCE.md). Used only inside
- * a Kysely transaction, which holds the connection, so the rows join that transaction and nothing
- * else can interleave.
+ * a transaction: a Kysely one, which holds the connection, or `transactionNow`'s, which runs whole
+ * in one synchronous call while no Kysely transaction is open. Either way the rows join that
+ * transaction and nothing else can interleave.
  */
 class DirectSqliteWrites {
   private answer: SQLiteStatement | undefined;
