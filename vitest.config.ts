@@ -18,5 +18,7 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     globalSetup: ['server/testing/global-setup.ts'],
+    // A failing browser flow prints what its open pages saw lately (e2e/support/page-log.ts).
+    setupFiles: ['e2e/support/page-log-setup.ts'],
   },
 });

@@ -1,4 +1,5 @@
 import { chromium, type Browser } from 'playwright-core';
+import { watchContext } from './page-log.js';
 
 /**
  * Debian's Chromium, headless, for every browser test. Never `npx playwright install`:
@@ -6,8 +7,8 @@ import { chromium, type Browser } from 'playwright-core';
  */
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
-export function launchBrowser(extraArgs: string[] = []): Promise<Browser> {
-  return chromium.launch({
+export async function launchBrowser(extraArgs: string[] = []): Promise<Browser> {
+  const browser = await chromium.launch({
     executablePath: CHROMIUM_PATH,
     headless: true,
     args: [
@@ -21,4 +22,12 @@ export function launchBrowser(extraArgs: string[] = []): Promise<Browser> {
       ...extraArgs,
     ],
   });
+  // Every page of every context (browser.newPage makes one too) keeps a log for a failing test.
+  const newContext = browser.newContext.bind(browser);
+  browser.newContext = async (options) => {
+    const context = await newContext(options);
+    watchContext(context);
+    return context;
+  };
+  return browser;
 }
