@@ -6,6 +6,7 @@
  * 16,000 calls to set up 1,000 sessions the generator, not the server, set the pace (issue 26).
  */
 import http from 'node:http';
+import { performance } from 'node:perf_hooks';
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
 
@@ -20,26 +21,42 @@ export const QUESTION_TIME_LIMIT_SECONDS = 120;
 export const QUESTION_POINTS = 100;
 export const CORRECT_INDEX = 0;
 
-function call<T>(baseUrl: string, path: string, body: unknown, token?: string): Promise<T> {
+function call<T>(baseUrl: string, path: string, body: unknown, token?: string, method: 'GET' | 'POST' = 'POST'): Promise<T> {
   const payload = body === undefined ? undefined : JSON.stringify(body);
   const headers: Record<string, string | number> = { 'content-length': payload === undefined ? 0 : Buffer.byteLength(payload) };
   if (payload !== undefined) headers['content-type'] = 'application/json';
   if (token) headers.authorization = `Bearer ${token}`;
   return new Promise<T>((resolve, reject) => {
-    const request = http.request(baseUrl + path, { method: 'POST', headers, agent }, (response) => {
+    const request = http.request(baseUrl + path, { method, headers, agent }, (response) => {
       const chunks: Buffer[] = [];
       response.on('data', (chunk: Buffer) => chunks.push(chunk));
       response.on('error', reject);
       response.on('end', () => {
         const text = Buffer.concat(chunks).toString();
         const status = response.statusCode ?? 0;
-        if (status < 200 || status >= 300) reject(new Error(`POST ${path} → ${status}: ${text.slice(0, 300)}`));
+        if (status < 200 || status >= 300) reject(new Error(`${method} ${path} → ${status}: ${text.slice(0, 300)}`));
         else resolve((text ? JSON.parse(text) : {}) as T);
       });
     });
     request.on('error', reject);
     request.end(payload);
   });
+}
+
+/**
+ * GET /api/admin/live (DESIGN §18) `count` times one after another: each request's time in ms, and
+ * how many games the last answer listed. What an operator's Live now panel costs the server at
+ * this many games (it polls every 2 s).
+ */
+export async function timeLiveOverview(baseUrl: string, token: string, count: number): Promise<{ ms: number[]; games: number }> {
+  const ms: number[] = [];
+  let games = 0;
+  for (let i = 0; i < count; i++) {
+    const startedMs = performance.now();
+    games = (await call<unknown[]>(baseUrl, '/api/admin/live', undefined, token, 'GET')).length;
+    ms.push(performance.now() - startedMs);
+  }
+  return { ms, games };
 }
 
 export interface Game {

@@ -139,6 +139,12 @@ describe('npm run bench -- many, on 6 sessions of 4 phones', () => {
       expect(r.idleCpuPercent).toBeGreaterThanOrEqual(0);
       expect(Number.isFinite(r.rssPerSessionKb)).toBe(true);
     }
+    // The operators' overview: timed on Marquee, listing all six games; the baseline has none.
+    const overviewed = scenario.results.marquee as TargetResult;
+    expect(overviewed.liveOverviewGames).toBe(6);
+    expect(overviewed.liveOverviewMs?.count).toBe(20);
+    expect(overviewed.liveOverviewMs!.max).toBeGreaterThanOrEqual(overviewed.liveOverviewMs!.p50);
+    expect((scenario.results.baseline as TargetResult).liveOverviewMs).toBeNull();
     // `--alloc-prof`: each server's allocations over the round, by the code that made them.
     const marquee = allocations(path.join(outDir, 'profiles', '24x6-marquee.heapprofile'));
     const baseline = allocations(path.join(outDir, 'profiles', '24x6-baseline.heapprofile'));
@@ -149,6 +155,8 @@ describe('npm run bench -- many, on 6 sessions of 4 phones', () => {
     const table = formatReport(report);
     expect(table).toContain('| idle CPU, all phones connected (% of a core) |');
     expect(table).toMatch(/24×6: sessions live \+ phones registered ≤ 10 s/);
+    expect(table).toMatch(/\| GET \/api\/admin\/live, every game listed: p50 \(ms\) \| [\d.]+ \| — \|/);
+    expect(table).toContain('met    24×6: GET /api/admin/live lists every live game (6 of 6)');
   }, 120_000);
 });
 

@@ -12,7 +12,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import { SLIDE_MS } from '../server/game/engine/timing.js';
-import { pool, registerPlayers, setUpGame } from './api.js';
+import { pool, registerPlayers, setUpGame, timeLiveOverview } from './api.js';
 import { Countdown, openSocket, Phone, Screen } from './clients.js';
 import { runFailover } from './failover.js';
 import { warmUpGenerator } from './generator-warmup.js';
@@ -21,6 +21,8 @@ import { distribution, mean, round } from './stats.js';
 import { sleep } from './wait.js';
 
 const FAN_OUT_TIMEOUT_MS = 15_000;
+/** Requests of the operators' overview timed after the idle window (a Live now panel polls every 2 s). */
+const LIVE_OVERVIEW_REQUESTS = 20;
 
 function send(message: GeneratorMessage, then?: () => void): void {
   process.send?.(message, undefined, {}, () => then?.());
@@ -171,6 +173,8 @@ async function run(config: GeneratorConfig): Promise<TargetResult> {
     idleCpuPercent = round(((idleEnd.cpuSeconds - idleStart.cpuSeconds) * 100_000) / config.idleMs, 2);
     progress(`idle: ${idleCpuPercent} % of a core over ${config.idleMs / 1000} s`);
   }
+  // What the Live now panel costs at this many games (DESIGN §18); the baseline has no such endpoint.
+  const overview = config.target === 'baseline' ? null : await timeLiveOverview(config.baseUrl, game.adminToken, LIVE_OVERVIEW_REQUESTS);
   const connected = await probe({ gc: true, rounds: 'start' });
 
   const fanOut: number[] = [];
@@ -284,6 +288,8 @@ async function run(config: GeneratorConfig): Promise<TargetResult> {
     sessionsSetupSeconds: round(sessionsSetupMs / 1000, 2),
     setupServerCpuSeconds: round(afterSetup.cpuSeconds - beforeSetup.cpuSeconds, 2),
     idleCpuPercent,
+    liveOverviewMs: overview && distribution(overview.ms),
+    liveOverviewGames: overview && overview.games,
     rssPerSessionKb: round((connected.rssKb - beforeSetup.rssKb) / Math.max(1, config.sessions), 1),
     registerSeconds: round((registeredMs - startedMs) / 1000, 2),
     connectSeconds: round((connectedMs - connectStartMs) / 1000, 2),

@@ -138,6 +138,13 @@ export interface TargetResult {
   setupServerCpuSeconds: number;
   /** The server's CPU with every phone connected and no game moving, % of one core (null: not measured). */
   idleCpuPercent: number | null;
+  /**
+   * GET /api/admin/live with every phone connected and nothing moving, after the idle window:
+   * LIVE_OVERVIEW_REQUESTS one after another (ms; null: the target has no such endpoint).
+   */
+  liveOverviewMs: Distribution | null;
+  /** The games the overview listed (every live session, when it works). */
+  liveOverviewGames: number | null;
   /** The server's RSS growth from before the sessions were set up to all phones connected, per session. */
   rssPerSessionKb: number;
   /** Registration of every phone through the API, then every socket open with its first state. */

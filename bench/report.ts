@@ -30,6 +30,8 @@ const ROWS: Row[] = [
   { label: '  server CPU during that setup (s)', value: (r) => r.setupServerCpuSeconds ?? Number.NaN, ratio: true, digits: 2 },
   { label: 'idle CPU, all phones connected (% of a core)', value: (r) => r.idleCpuPercent ?? Number.NaN, ratio: true, digits: 2 },
   { label: 'server RSS per live session (KB)', value: (r) => r.rssPerSessionKb ?? Number.NaN, ratio: true },
+  { label: 'GET /api/admin/live, every game listed: p50 (ms)', value: (r) => r.liveOverviewMs?.p50 ?? Number.NaN },
+  { label: '  max of 20 (ms)', value: (r) => r.liveOverviewMs?.max ?? Number.NaN },
   { label: 'register + connect all (s)', value: (r) => r.registerConnectSeconds, ratio: true, digits: 2 },
   { label: '  of which connect (s)', value: (r) => r.connectSeconds, ratio: true, digits: 2 },
   { label: 'server RSS per phone (KB)', value: (r) => r.rssPerPlayerKb, ratio: true },
@@ -225,6 +227,10 @@ function clusterChecks(entry: ScenarioResult, at: string): TargetCheck[] {
 /** Issue 26: many small games on one instance cost about what one room per session costs. */
 function manyChecks(at: string, m: TargetResult, b: TargetResult | undefined): TargetCheck[] {
   const checks: TargetCheck[] = [{ text: `${at}: sessions live + phones registered ≤ 10 s (${fmt(m.setupSeconds, 2)})`, met: m.setupSeconds <= 10 }];
+  // DESIGN §18: one panel shows every live game, polled every 2 s.
+  if (m.liveOverviewGames !== null) {
+    checks.push({ text: `${at}: GET /api/admin/live lists every live game (${m.liveOverviewGames} of ${m.sessions})`, met: m.liveOverviewGames === m.sessions });
+  }
   if (!b) return checks;
   checks.push(ratioCheck(at, 'fan-out p99', m.fanOutMs.p99, b.fanOutMs.p99, 1.5));
   checks.push(ratioCheck(at, 'results p99', m.resultMs.p99, b.resultMs.p99, 1.5));
