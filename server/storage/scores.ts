@@ -151,14 +151,19 @@ export class ScoreRepository {
   async transaction<T>(work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
     const direct = this.direct;
     if (!direct) return this.db.transaction().execute(work);
-    try {
-      const result = await this.db.transaction().execute(work);
-      direct.ended(true);
-      return result;
-    } catch (err) {
-      direct.ended(false);
-      throw err;
-    }
+    let changes: LogChanges | undefined;
+    const result = await this.db.transaction().execute(async (trx) => {
+      try {
+        return await work(trx);
+      } finally {
+        // Taken while this transaction still holds the connection: a `transactionNow` that runs
+        // between its COMMIT or ROLLBACK and this function resuming starts from none of them.
+        changes = direct.take();
+      }
+    });
+    // Committed (a failed work or COMMIT has thrown, and its changes are dropped).
+    direct.apply(changes!);
+    return result;
   }
 
   /**
@@ -175,11 +180,11 @@ export class ScoreRepository {
     try {
       direct.runInTransaction(work);
     } catch (err) {
-      direct.ended(false);
+      direct.take(); // rolled back: nothing of it happened
       this.health?.failed(err);
       throw err;
     }
-    direct.ended(true);
+    direct.apply(direct.take());
     this.health?.recovered();
     return true;
   }
@@ -250,6 +255,12 @@ export const SETTLE_LOGGED_SQL = `insert into answers (${ANSWER_COLUMNS}) select
   order by asking, player_id, rowid on conflict (session_id, asking, player_id) do nothing`;
 export const CLEAR_LOGGED_SQL = 'delete from answer_log where rowid in (select value from json_each(?)) and session_id = ?';
 
+/** What one transaction did to the answer log: rows logged (by session) and sessions settled (the rowids moved). */
+interface LogChanges {
+  added: { sessionId: string; rowid: number }[];
+  settled: Map<string, number[]>;
+}
+
 /** Rowids of answers logged and not settled yet, by session, per connection: every repository on it shares them. */
 const loggedOn = new WeakMap<SQLiteDatabase, Map<string, number[]>>();
 
@@ -269,9 +280,9 @@ class DirectSqliteWrites {
   private settleLog: SQLiteStatement | undefined;
   private clearLog: SQLiteStatement | undefined;
   private readonly logged: Map<string, number[]>;
-  /** This transaction's logged rows and settled sessions: applied to `logged` once it commits (`ended`). */
-  private readonly added: { sessionId: string; rowid: number }[] = [];
-  private readonly settled = new Map<string, number[]>();
+  /** The open transaction's logged rows and settled sessions: taken at its end, applied to `logged` if it committed. */
+  private added: LogChanges['added'] = [];
+  private settled: LogChanges['settled'] = new Map();
   /** BEGIN, `work`, COMMIT (ROLLBACK on a throw): better-sqlite3's wrapper, made once. */
   readonly runInTransaction: (work: () => void) => void;
 
@@ -319,23 +330,27 @@ class DirectSqliteWrites {
     this.settled.set(sessionId, rowids);
   }
 
-  /** The transaction ended: committed, its rows are logged and its settles done; rolled back, nothing changed. */
-  ended(committed: boolean): void {
-    if (committed) {
-      for (const { sessionId, rowid } of this.added) {
-        let rowids = this.logged.get(sessionId);
-        if (!rowids) this.logged.set(sessionId, (rowids = []));
-        rowids.push(rowid);
-      }
-      for (const [sessionId, rowids] of this.settled) {
-        const moved = new Set(rowids);
-        const left = this.logged.get(sessionId)?.filter((rowid) => !moved.has(rowid)) ?? [];
-        if (left.length > 0) this.logged.set(sessionId, left);
-        else this.logged.delete(sessionId);
-      }
+  /** The open transaction's changes, as it ends; the next one starts from none. */
+  take(): LogChanges {
+    const changes = { added: this.added, settled: this.settled };
+    this.added = [];
+    this.settled = new Map();
+    return changes;
+  }
+
+  /** A transaction committed: its rows are logged and its settles done (one rolled back is dropped). */
+  apply({ added, settled }: LogChanges): void {
+    for (const { sessionId, rowid } of added) {
+      let rowids = this.logged.get(sessionId);
+      if (!rowids) this.logged.set(sessionId, (rowids = []));
+      rowids.push(rowid);
     }
-    this.added.length = 0;
-    this.settled.clear();
+    for (const [sessionId, rowids] of settled) {
+      const moved = new Set(rowids);
+      const left = this.logged.get(sessionId)?.filter((rowid) => !moved.has(rowid)) ?? [];
+      if (left.length > 0) this.logged.set(sessionId, left);
+      else this.logged.delete(sessionId);
+    }
   }
 }
 

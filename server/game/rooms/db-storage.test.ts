@@ -222,6 +222,36 @@ describe.each(DIALECTS)('DbRoomStorage on %s', (dialect) => {
     expect((await storage.loadSession(another))?.currentQuestionIndex).toBe(2);
   });
 
+  it('loses no answer to a settle that failed while another commit landed between its rollback and its end', async () => {
+    const [failing, other] = [await liveSession('Settle fails'), await liveSession('Commits meanwhile')];
+    const q = await question('Kept?');
+    const gil = await addPlayer(store, 'Gil', 'gil-kept@example.com', 'hash-gil-kept');
+    const answer = (sessionId: string, selectedIndex: number) => ({
+      sessionId,
+      playerId: gil.id,
+      asking: 1,
+      answer: { questionId: q.id, selectedIndex, isCorrect: false, pointsEarned: 0, elapsedMs: 600, answeredAtMs: T0 + 600 },
+    });
+    await storage.commit({ sessionId: failing, answers: [answer(failing, 1)], scores: [] });
+    let landed: Promise<void> | undefined;
+    // At every microtask until the failing transaction has let go of the connection, then once:
+    // another session's commit, before that transaction's own code has run again.
+    const commitOnceFree = () => {
+      if (dialect === 'sqlite' && store.handle.sqlite!.inTransaction) queueMicrotask(commitOnceFree);
+      else landed = storage.commit({ sessionId: other, answers: [answer(other, 3)], scores: [] });
+    };
+    await expect(
+      store.scores.transaction(async (trx) => {
+        await store.scores.settleAnswers(trx, failing);
+        queueMicrotask(commitOnceFree);
+        throw new Error('the settle failed');
+      }),
+    ).rejects.toThrow('the settle failed');
+    await landed;
+    expect((await storage.loadAnswers(failing, 1)).map((a) => [a.name, a.selectedIndex])).toEqual([['Gil', 1]]);
+    expect((await storage.loadAnswers(other, 1)).map((a) => [a.name, a.selectedIndex])).toEqual([['Gil', 3]]);
+  });
+
   it('settles only the session’s own answers; a settle whose transaction failed is done at the next quiet step; a new process settles what an earlier one left', async () => {
     const [first, second] = [await liveSession('Own rows A'), await liveSession('Own rows B')].sort();
     const q = await question('Whose?');
