@@ -88,6 +88,24 @@ describe('Hub fan-out', () => {
     expect(writes).toEqual(['cork', 'frame', 'frame', 'frame', 'uncork', 'cork', 'frame']);
   });
 
+  it('closes a socket after the frames of the same step: a kicked phone reads its last message, then the close', async () => {
+    const wss = new WebSocketServer({ port: 0, host: '127.0.0.1', perMessageDeflate: false });
+    await new Promise((resolve) => wss.once('listening', resolve));
+    const accepted = new Promise<WebSocket>((resolve) => wss.once('connection', resolve));
+    const phone = new WebSocket(`ws://127.0.0.1:${(wss.address() as AddressInfo).port}`);
+    const seen: string[] = [];
+    phone.on('message', (data) => seen.push(JSON.parse(String(data)).type));
+    const closed = new Promise<void>((resolve) => phone.on('close', (code) => (seen.push(`closed ${code}`), resolve())));
+    const hub = new Hub();
+    hub.add(newClient('c1', 's1', 'player', 'zoe', await accepted, 0));
+    hub.toPlayer('s1', 'zoe', tick);
+    hub.toSession('s1', 'players', tick);
+    hub.closePlayer('s1', 'zoe', 4403, 'Removed by the host'); // in the same step
+    await closed;
+    expect(seen).toEqual(['timer_tick', 'timer_tick', 'closed 4403']);
+    await new Promise((resolve) => wss.close(resolve));
+  });
+
   it('delivers a player’s own messages (handed to ws as strings) intact as text frames, non-ASCII too', async () => {
     const wss = new WebSocketServer({ port: 0, host: '127.0.0.1', perMessageDeflate: false });
     await new Promise((resolve) => wss.once('listening', resolve));
