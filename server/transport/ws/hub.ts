@@ -1,7 +1,7 @@
 /**
  * The sockets of every session, grouped by role, and the fan-out that reaches them.
  *
- * A broadcast is serialized ONCE into one Buffer, framed once, and the same frame is handed to
+ * A broadcast is serialized ONCE, straight into one framed Buffer, and the same frame is handed to
  * every socket of the target groups: no per-socket JSON, framing or copy. Keeping the groups as
  * Sets per role makes a broadcast a plain loop.
  */
@@ -30,10 +30,6 @@ interface SessionSockets {
 
 /** Text frames: a Buffer would otherwise go out as a binary frame. */
 const TEXT_FRAME = { binary: false } as const;
-
-export function encodeMessage(message: ServerMessage): Buffer {
-  return Buffer.from(JSON.stringify(message));
-}
 
 /**
  * Write coalescing. A socket written to is corked until the current run of synchronous code (and
@@ -112,6 +108,12 @@ function wireFrame(payload: Buffer | string, first = TEXT_FIN): Buffer {
   return frame;
 }
 
+/** The payload of a frame made by `wireFrame`: a view of it, not a copy. */
+function payloadOf(wire: Buffer): Buffer {
+  const length = wire[1] & 0x7f;
+  return wire.subarray(length < 126 ? 2 : length === 126 ? 4 : 10);
+}
+
 /** A ping without payload: the same two bytes for every socket. */
 const EMPTY_PING = wireFrame(Buffer.alloc(0), PING_FIN);
 
@@ -130,10 +132,9 @@ export function pingClient(client: Client): void {
   sendPing(client.socket, EMPTY_PING);
 }
 
-/** The same frame to every client of a group, framed once; true when the group had any. */
-function sendAll(clients: Set<Client>, payload: Buffer): boolean {
+/** The same frame to every client of a group; true when the group had any. */
+function sendAll(clients: Set<Client>, payload: Buffer, wire: Buffer): boolean {
   if (clients.size === 0) return false;
-  const wire = wireFrame(payload);
   for (const client of clients) send(client, payload, wire);
   return true;
 }
@@ -230,8 +231,10 @@ export class Hub implements Broadcaster {
     const group = this.sessions.get(sessionId);
     if (!group) return;
     const questionId = openQuestionId(message);
+    // Serialized straight into its frame, once for every group: one buffer, no copy (issue 26).
     // A question brings its own ping (below): no probe along with it.
-    this.frameToSession(sessionId, target, encodeMessage(message), questionId === null);
+    const wire = wireFrame(JSON.stringify(message));
+    this.sendFramed(group, sessionId, target, payloadOf(wire), wire, questionId === null);
     const toPlayers = target === 'all' || target === 'audience' || target === 'players';
     // The reveal starts with question_end (no state of its own goes to players): from here
     // nothing is credited, so the link probes leave the session alone (issue 26: left open, they
@@ -266,16 +269,20 @@ export class Hub implements Broadcaster {
 
   // Each returns whether a socket here was among the targets (the relay counts frames it had no use for).
 
-  frameToSession(sessionId: string, target: BroadcastTarget, frame: Buffer, probe = true): boolean {
+  frameToSession(sessionId: string, target: BroadcastTarget, frame: Buffer): boolean {
     const group = this.sessions.get(sessionId);
-    if (!group) return false;
+    return group !== undefined && this.sendFramed(group, sessionId, target, frame, wireFrame(frame), true);
+  }
+
+  /** `payload` framed as `wire` to the target's groups (a broadcast, or a relayed frame). */
+  private sendFramed(group: SessionSockets, sessionId: string, target: BroadcastTarget, payload: Buffer, wire: Buffer, probe: boolean): boolean {
     let sent = false;
-    if (target === 'all' || target === 'admins' || target === 'screens') sent = sendAll(group.admins, frame) || sent;
-    if (target === 'all' || target === 'audience' || target === 'displays' || target === 'screens') sent = sendAll(group.displays, frame) || sent;
+    if (target === 'all' || target === 'admins' || target === 'screens') sent = sendAll(group.admins, payload, wire) || sent;
+    if (target === 'all' || target === 'audience' || target === 'displays' || target === 'screens') sent = sendAll(group.displays, payload, wire) || sent;
     if (target === 'all' || target === 'audience' || target === 'players') {
-      sent = sendAll(group.players, frame) || sent;
+      sent = sendAll(group.players, payload, wire) || sent;
       if (probe && this.probeIntervalMs > 0 && group.questionOpen !== false) probeAlong(group.players, this.probeIntervalMs);
-      this.datagrams?.toSession(sessionId, frame);
+      this.datagrams?.toSession(sessionId, payload);
     }
     return sent;
   }
