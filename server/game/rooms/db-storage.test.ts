@@ -19,6 +19,14 @@ const snapshot: LiveSnapshot = {
   mediaItemCount: null,
 };
 
+/** A wrong answer (no points) to asking 1, `elapsedMs` after T0. */
+const wrongAnswer = (sessionId: string, playerId: string, questionId: string, selectedIndex: number, elapsedMs: number) => ({
+  sessionId,
+  playerId,
+  asking: 1,
+  answer: { questionId, selectedIndex, isCorrect: false, pointsEarned: 0, elapsedMs, answeredAtMs: T0 + elapsedMs },
+});
+
 describe.each(DIALECTS)('DbRoomStorage on %s', (dialect) => {
   let database: TestDatabase;
   let store: Store;
@@ -96,12 +104,7 @@ describe.each(DIALECTS)('DbRoomStorage on %s', (dialect) => {
     const q = await question('Atomic?');
     const ann = await addPlayer(store, 'Ann', 'ann-atomic@example.com', 'hash-ann-atomic');
     const bob = await addPlayer(store, 'Bob', 'bob-atomic@example.com', 'hash-bob-atomic');
-    const answer = (playerId: string, selectedIndex: number) => ({
-      sessionId,
-      playerId,
-      asking: 1,
-      answer: { questionId: q.id, selectedIndex, isCorrect: false, pointsEarned: 0, elapsedMs: 1000, answeredAtMs: T0 + 1000 },
-    });
+    const answer = (playerId: string, selectedIndex: number) => wrongAnswer(sessionId, playerId, q.id, selectedIndex, 1000);
     // Bob's row breaks a CHECK constraint (not a vanished row, so no filtered retry): Ann's row and
     // the scores written before it in the same transaction must not stay behind.
     await expect(
@@ -226,12 +229,7 @@ describe.each(DIALECTS)('DbRoomStorage on %s', (dialect) => {
     const [failing, other] = [await liveSession('Settle fails'), await liveSession('Commits meanwhile')];
     const q = await question('Kept?');
     const gil = await addPlayer(store, 'Gil', 'gil-kept@example.com', 'hash-gil-kept');
-    const answer = (sessionId: string, selectedIndex: number) => ({
-      sessionId,
-      playerId: gil.id,
-      asking: 1,
-      answer: { questionId: q.id, selectedIndex, isCorrect: false, pointsEarned: 0, elapsedMs: 600, answeredAtMs: T0 + 600 },
-    });
+    const answer = (sessionId: string, selectedIndex: number) => wrongAnswer(sessionId, gil.id, q.id, selectedIndex, 600);
     await storage.commit({ sessionId: failing, answers: [answer(failing, 1)], scores: [] });
     let landed: Promise<void> | undefined;
     // At every microtask until the failing transaction has let go of the connection, then once:
@@ -256,12 +254,7 @@ describe.each(DIALECTS)('DbRoomStorage on %s', (dialect) => {
     const [first, second] = [await liveSession('Own rows A'), await liveSession('Own rows B')].sort();
     const q = await question('Whose?');
     const eve = await addPlayer(store, 'Eve', 'eve-own@example.com', 'hash-eve-own');
-    const answer = (sessionId: string, selectedIndex: number) => ({
-      sessionId,
-      playerId: eve.id,
-      asking: 1,
-      answer: { questionId: q.id, selectedIndex, isCorrect: false, pointsEarned: 0, elapsedMs: 700, answeredAtMs: T0 + 700 },
-    });
+    const answer = (sessionId: string, selectedIndex: number) => wrongAnswer(sessionId, eve.id, q.id, selectedIndex, 700);
     const table = async (name: 'answers' | 'answer_log', sessionId: string) =>
       (await store.db.selectFrom(name).select('selected_index').where('session_id', '=', sessionId).execute()).map((r) => r.selected_index);
     await storage.commit({ sessionId: first, answers: [answer(first, 1)], scores: [] });
