@@ -38,8 +38,8 @@ export class LiveWrites {
   async storeRow(db: Db, sessionId: string, change: LiveRowChange): Promise<void> {
     const { snapshot, autoRotate } = change;
     if (!snapshot && autoRotate === undefined) return;
-    const onlyIfLive = snapshot !== undefined && snapshot.liveJson !== null;
     if (this.sqlite && db.isTransaction) return this.storeRowNow(sessionId, change);
+    const onlyIfLive = snapshot !== undefined && snapshot.liveJson !== null;
     let update = db.updateTable('sessions').where('id', '=', sessionId);
     if (snapshot) update = update.set({ live_state: snapshot.liveJson, current_question_index: snapshot.currentQuestionIndex });
     if (onlyIfLive) update = update.where('status', '=', 'live');
