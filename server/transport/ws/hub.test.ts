@@ -127,7 +127,7 @@ describe('Hub fan-out', () => {
     await new Promise((resolve) => wss.close(resolve));
   });
 
-  it("frames a broadcast once for every socket: short, medium and 64 KiB+ payloads arrive intact as text, in order with pings (a question's framed once too) and own messages", async () => {
+  it("frames a broadcast once for every socket: short, medium and 64 KiB+ payloads arrive intact as text, in order with pings (a question and its ping in one write) and own messages", async () => {
     const wss = new WebSocketServer({ port: 0, host: '127.0.0.1', perMessageDeflate: false });
     await new Promise((resolve) => wss.once('listening', resolve));
     const url = `ws://127.0.0.1:${(wss.address() as AddressInfo).port}`;
@@ -135,16 +135,33 @@ describe('Hub fan-out', () => {
     const phones: WebSocket[] = [];
     const received: { text: string; binary: boolean }[][] = [];
     const pings: string[][] = [[], []];
+    // Both kinds of frame, in the order each phone read them.
+    const order: string[][] = [[], []];
+    const writes: number[] = [0, 0];
     for (let i = 0; i < 2; i++) {
       const accepted = new Promise<WebSocket>((resolve) => wss.once('connection', resolve));
       const phone = new WebSocket(url);
       const frames: { text: string; binary: boolean }[] = [];
-      phone.on('message', (data, isBinary) => frames.push({ text: String(data), binary: isBinary }));
-      phone.on('ping', (data) => pings[i].push(String(data)));
+      phone.on('message', (data, isBinary) => {
+        frames.push({ text: String(data), binary: isBinary });
+        order[i].push(`message ${(JSON.parse(String(data)) as ServerMessage).type}`);
+      });
+      phone.on('ping', (data) => {
+        pings[i].push(String(data));
+        order[i].push('ping');
+      });
       await new Promise((resolve) => phone.once('open', resolve));
       phones.push(phone);
       received.push(frames);
-      hub.add(newClient(`c${i}`, 's1', 'player', `p${i}`, await accepted, 0));
+      const server = await accepted;
+      hub.add(newClient(`c${i}`, 's1', 'player', `p${i}`, server, 0));
+      // The chunks handed to the TCP socket (writes corked in one turn leave together).
+      const tcp = (server as unknown as { _socket: { write: (...args: unknown[]) => boolean } })._socket;
+      const write = tcp.write.bind(tcp);
+      tcp.write = (...args: unknown[]) => {
+        writes[i]++;
+        return write(...args);
+      };
     }
     const sized = (chars: number): ServerMessage => errorMessage(ERROR_CODES.invalidMessage, 'é'.repeat(chars));
     const messages = [tick, sized(40), sized(200), sized(40_000), sized(70_000)];
@@ -152,9 +169,11 @@ describe('Hub fan-out', () => {
     hub.toPlayer('s1', 'p0', messages[1]);
     for (const message of messages.slice(2)) hub.toSession('s1', 'players', message);
     for (const client of hub.all()) client.socket.ping('heartbeat');
-    // A question's state: the ping behind it is framed once for both phones too.
+    // A question's state: the ping behind it is framed once for both phones too, and joined to it.
     const question = { type: 'session_state', phase: 'question', question: { id: 'q1' } } as unknown as ServerMessage;
+    const writesBefore = [...writes];
     hub.toSession('s1', 'players', question);
+    expect(writes.map((n, i) => n - writesBefore[i])).toEqual([1, 1]);
     await vi.waitFor(() => expect(received[1]).toHaveLength(5));
     await vi.waitFor(() => expect(received[0]).toHaveLength(6));
     await vi.waitFor(() => expect(pings[0]).toHaveLength(2));
@@ -166,6 +185,8 @@ describe('Hub fan-out', () => {
       expect(own[1]).toMatch(/^q\d+$/);
     }
     expect(pings[0][1]).toBe(pings[1][1]);
+    // Its pong cannot come back before the question arrived (link-delay.ts).
+    for (const seen of order) expect(seen.slice(-2)).toEqual(['message session_state', 'ping']);
     expect(received.flat().every((f) => !f.binary)).toBe(true);
     for (const phone of phones) phone.close();
     await new Promise((resolve) => wss.close(resolve));

@@ -148,14 +148,36 @@ function openQuestionId(message: ServerMessage): string | null {
  * A ping right behind the question, on the same stream: its pong cannot return before the
  * question arrived, so its round trip measures that question's way down (link-delay.ts).
  */
-function pingBehindQuestion(client: Client, questionId: string, nowMs: number, wire?: Buffer): Buffer | undefined {
-  if (client.socket.readyState !== WebSocket.OPEN) return wire;
+function pingBehindQuestion(client: Client, questionId: string, nowMs: number): void {
+  if (client.socket.readyState !== WebSocket.OPEN) return;
   const payload = client.link.questionPing(nowMs, questionId);
-  // The payload is the time the question went out, the same for every phone of one fan-out: the
-  // caller hands back the frame of the first, as a broadcast's.
-  wire ??= wireFrame(payload, PING_FIN);
-  sendPing(client.socket, wire, payload);
-  return wire;
+  sendPing(client.socket, wireFrame(payload, PING_FIN), payload);
+}
+
+/**
+ * An open question to a session's phones, each with its ping right behind it (above). The ping's
+ * payload is the time the question went out, the same for every phone of one fan-out, so the
+ * question's frame and the ping's are joined once into one buffer for all of them: one chunk per
+ * socket, where two made every phone's write a writev (issue 26).
+ */
+function sendQuestion(players: Set<Client>, payload: Buffer, wire: Buffer, questionId: string): boolean {
+  if (players.size === 0) return false;
+  const nowMs = Date.now();
+  let joined: Buffer | undefined;
+  for (const client of players) {
+    const ws = client.socket;
+    if (ws.readyState !== WebSocket.OPEN) continue;
+    const ping = client.link.questionPing(nowMs, questionId);
+    const socket = tcpSocketOf(ws);
+    if (!socket) {
+      ws.send(payload, TEXT_FRAME);
+      ws.ping(ping);
+      continue;
+    }
+    joined ??= Buffer.concat([wire, wireFrame(ping, PING_FIN)]);
+    writeFrame(socket, joined);
+  }
+  return true;
 }
 
 export class Hub implements Broadcaster {
@@ -232,21 +254,15 @@ export class Hub implements Broadcaster {
     if (!group) return;
     const questionId = openQuestionId(message);
     // Serialized straight into its frame, once for every group: one buffer, no copy (issue 26).
-    // A question brings its own ping (below): no probe along with it.
+    // A question brings its own ping (sendQuestion): no probe along with it.
     const wire = wireFrame(JSON.stringify(message));
-    this.sendFramed(group, sessionId, target, payloadOf(wire), wire, questionId === null);
+    this.sendFramed(group, sessionId, target, payloadOf(wire), wire, questionId === null, this.measureLinks ? questionId : null);
     const toPlayers = target === 'all' || target === 'audience' || target === 'players';
     // The reveal starts with question_end (no state of its own goes to players): from here
     // nothing is credited, so the link probes leave the session alone (issue 26: left open, they
     // pinged every phone through the reveal, half a write per phone per round).
     if (toPlayers && message.type === 'question_end') group.questionOpen = false;
-    if (!toPlayers || message.type !== 'session_state') return;
-    group.questionOpen = questionId !== null;
-    if (questionId !== null && this.measureLinks) {
-      const nowMs = Date.now();
-      let wire: Buffer | undefined;
-      for (const client of group.players) wire = pingBehindQuestion(client, questionId, nowMs, wire);
-    }
+    if (toPlayers && message.type === 'session_state') group.questionOpen = questionId !== null;
   }
 
   /** The player sockets of sessions that may have a question open (not known to have none): the link probes' round. */
@@ -274,13 +290,25 @@ export class Hub implements Broadcaster {
     return group !== undefined && this.sendFramed(group, sessionId, target, frame, wireFrame(frame), true);
   }
 
-  /** `payload` framed as `wire` to the target's groups (a broadcast, or a relayed frame). */
-  private sendFramed(group: SessionSockets, sessionId: string, target: BroadcastTarget, payload: Buffer, wire: Buffer, probe: boolean): boolean {
+  /**
+   * `payload` framed as `wire` to the target's groups (a broadcast, or a relayed frame); with a
+   * `questionId`, the phones get it with the question's ping behind it.
+   */
+  private sendFramed(
+    group: SessionSockets,
+    sessionId: string,
+    target: BroadcastTarget,
+    payload: Buffer,
+    wire: Buffer,
+    probe: boolean,
+    questionId: string | null = null,
+  ): boolean {
     let sent = false;
     if (target === 'all' || target === 'admins' || target === 'screens') sent = sendAll(group.admins, payload, wire) || sent;
     if (target === 'all' || target === 'audience' || target === 'displays' || target === 'screens') sent = sendAll(group.displays, payload, wire) || sent;
     if (target === 'all' || target === 'audience' || target === 'players') {
-      sent = sendAll(group.players, payload, wire) || sent;
+      const toPlayers = questionId !== null ? sendQuestion(group.players, payload, wire, questionId) : sendAll(group.players, payload, wire);
+      sent = toPlayers || sent;
       if (probe && this.probeIntervalMs > 0 && group.questionOpen !== false) probeAlong(group.players, this.probeIntervalMs);
       this.datagrams?.toSession(sessionId, payload);
     }
