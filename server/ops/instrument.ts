@@ -8,25 +8,15 @@ import type { Broadcaster } from '../game/rooms/broadcaster.js';
 import type { CommitBatch, RoomStorage } from '../game/rooms/storage.js';
 import type { Metrics } from './metrics.js';
 
-type BroadcastTarget = Parameters<Broadcaster['toSession']>[1];
-
 const secondsSince = (startMs: number) => (performance.now() - startMs) / 1000;
 
 /** The same broadcaster; `toSession` (one fan-out to a role group) is timed. */
 export function timedBroadcaster<T extends Broadcaster>(inner: T, metrics: Metrics): Broadcaster {
-  // One series per target, looked up once: observing by a labels object hashes it on every call,
-  // and a round at 1,000 sessions is some ten thousand broadcasts (issue 26).
-  const series = new Map<BroadcastTarget, { observe(seconds: number): void }>();
-  const seriesOf = (target: BroadcastTarget) => {
-    let found = series.get(target);
-    if (!found) series.set(target, (found = metrics.broadcastSeconds.labels({ target })));
-    return found;
-  };
   return {
     toSession(sessionId, target, message) {
       const startMs = performance.now();
       inner.toSession(sessionId, target, message);
-      seriesOf(target).observe(secondsSince(startMs));
+      metrics.broadcastSeconds.labels(target).observe(secondsSince(startMs));
     },
     toPlayer: (sessionId, playerId, message) => inner.toPlayer(sessionId, playerId, message),
     toConnection: (sessionId, connectionId, message) => inner.toConnection(sessionId, connectionId, message),

@@ -10,6 +10,7 @@
  */
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { ClientRole } from '../../protocol/index.js';
+import { FastHistogram } from './fast-histogram.js';
 
 /** Where the gauges read their values at scrape time. */
 export interface RealtimeCounts {
@@ -43,13 +44,14 @@ export class Metrics {
     registers: [this.registry],
   });
 
-  readonly broadcastSeconds = new Histogram({
-    name: 'marquee_broadcast_duration_seconds',
-    help: 'Time to serialize one room message and hand it to every socket of its target group',
-    labelNames: ['target'] as const,
-    buckets: FAST_BUCKETS_S,
-    registers: [this.registry],
-  });
+  /** Observed for every broadcast, thousands a second at 1,000 live sessions: see fast-histogram.ts. */
+  readonly broadcastSeconds = new FastHistogram(
+    'marquee_broadcast_duration_seconds',
+    'Time to serialize one room message and hand it to every socket of its target group',
+    'target',
+    FAST_BUCKETS_S,
+    this.registry,
+  );
 
   readonly databaseWriteSeconds = new Histogram({
     name: 'marquee_database_write_duration_seconds',
