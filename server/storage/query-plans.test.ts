@@ -19,6 +19,9 @@ import { openStore, type Store } from './store.js';
 const ROUND_STATEMENTS: Record<string, string> = {
   'resume: the answers of an asking': 'select * from answers where session_id = $1 and asking = $2',
   'the session’s scores': 'select * from scores where session_id = $1 order by points_total desc',
+  // Not a round's, but without a rank index (migration 015) it must still read one session's scores only.
+  'a page of the results’ leaderboard': `select * from scores where session_id = $1 and (points_total < 300 or (points_total = 300 and reached_at > 'x'))
+    order by points_total desc, reached_at, player_id limit 1000`,
 };
 
 /** SQLite numbers parameters ?1, ?2; PostgreSQL $1, $2. Values are inlined: EXPLAIN plans them the same. */

@@ -4,7 +4,8 @@ import type { Kysely } from 'kysely';
  * Results (DESIGN §10). Every asking of a question, written when the question goes out: the
  * answers alone cannot tell "asked, nobody answered" from "never asked". Askings go with their
  * session and question (cascade). The leaderboard is read in rank order, page by page, for
- * 10,000 players: an index in that order serves each page without sorting the session's scores.
+ * 10,000 players: an index in that order served each page without sorting the session's scores
+ * (until 015 dropped it: the live game's score writes paid for it at every close).
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
