@@ -25,7 +25,7 @@ interface ProbedSocket {
 
 /** The hub, as the probes see it. */
 interface ProbeTargets {
-  playersInQuestions(): Iterable<ProbedSocket>;
+  forEachPlayerInQuestions(visit: (socket: ProbedSocket) => void): void;
 }
 
 /** Each phone's round trip is sampled this often by default. */
@@ -42,15 +42,18 @@ const OVERDUE_FACTOR = 1.5;
 export function startLinkProbes(hub: ProbeTargets, intervalMs: number): () => void {
   if (intervalMs <= 0) return () => undefined;
   const dueMs = intervalMs * OVERDUE_FACTOR;
+  let nowMs = 0;
+  // Made once: the round visits every phone in a question several times a second.
+  const check = ({ link, socket, heardAtMs }: ProbedSocket) => {
+    link.checkStall(nowMs, heardAtMs); // a silent link: the reveal's hold waits for it
+    if (link.probeSentAtMs !== null || nowMs - link.lastProbeAtMs < dueMs) return;
+    if (socket.readyState === WebSocket.OPEN) socket.ping(link.probe(nowMs));
+  };
   const timer = setInterval(() => {
-    const nowMs = Date.now();
+    nowMs = Date.now();
     // Sessions between questions are skipped whole (an idle instance loops over nothing); an
     // unknown state (a relaying instance in multi-instance mode) counts as open.
-    for (const { link, socket, heardAtMs } of hub.playersInQuestions()) {
-      link.checkStall(nowMs, heardAtMs); // a silent link: the reveal's hold waits for it
-      if (link.probeSentAtMs !== null || nowMs - link.lastProbeAtMs < dueMs) continue;
-      if (socket.readyState === WebSocket.OPEN) socket.ping(link.probe(nowMs));
-    }
+    hub.forEachPlayerInQuestions(check);
   }, intervalMs / CHECKS_PER_INTERVAL);
   timer.unref();
   return () => clearInterval(timer);
