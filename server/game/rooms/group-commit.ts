@@ -33,6 +33,9 @@ import { retryWrite } from './write-retry.js';
 const DEFAULT_MAX_BATCH_ANSWERS = 512;
 /** The scores of a batch that has none: shared, and frozen since no reader may add to it. */
 const NO_SCORES: ScoreWrite[] = Object.freeze([]) as unknown as ScoreWrite[];
+/** A batch's answers and confirmations before its first answer (frozen: `Gathering.add` replaces them). */
+const NO_ANSWERS: AnswerWrite[] = Object.freeze([]) as unknown as AnswerWrite[];
+const NO_CONFIRMATIONS: (() => void)[] = Object.freeze([]) as unknown as (() => void)[];
 const DEFAULT_MIN_GAP_MS = 10;
 
 /** What a room step adds to the batch beside answers (scores of a closed question, the snapshot). */
@@ -51,9 +54,23 @@ export interface StepWrite {
  * were a sixth of a round's garbage).
  */
 class Gathering {
-  readonly answers: AnswerWrite[] = [];
+  /**
+   * Made by the first answer, as an array of one: an empty array's first push reserves 16 slots,
+   * and at 1,000 small games most batches carry one answer (issue 26).
+   */
+  answers: AnswerWrite[] = NO_ANSWERS;
   /** Run in order once the batch is committed: the answers' confirmations. */
-  readonly onCommitted: (() => void)[] = [];
+  onCommitted: (() => void)[] = NO_CONFIRMATIONS;
+
+  add(answer: AnswerWrite, confirm: () => void): number {
+    if (this.answers === NO_ANSWERS) {
+      this.answers = [answer];
+      this.onCommitted = [confirm];
+      return 1;
+    }
+    this.onCommitted.push(confirm);
+    return this.answers.push(answer);
+  }
   scores: Map<string, ScoreWrite> | null = null;
   askings: NonNullable<StepWrite['askings']> | null = null;
   snapshot: SnapshotWrite | undefined = undefined;
@@ -138,9 +155,7 @@ export class GroupCommit {
 
   /** Adds an answer; `confirm` runs once it is committed, never before. */
   addAnswer(answer: AnswerWrite, confirm: () => void): void {
-    this.gathering.answers.push(answer);
-    this.gathering.onCommitted.push(confirm);
-    if (this.gathering.answers.length >= (this.options.maxBatchAnswers ?? DEFAULT_MAX_BATCH_ANSWERS)) this.kick();
+    if (this.gathering.add(answer, confirm) >= (this.options.maxBatchAnswers ?? DEFAULT_MAX_BATCH_ANSWERS)) this.kick();
     else this.schedule(Math.max(this.options.windowMs, this.lastCommitAtMs + (this.options.minGapMs ?? DEFAULT_MIN_GAP_MS) - this.now()));
   }
 

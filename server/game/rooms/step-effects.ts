@@ -64,11 +64,15 @@ export class StepEffects {
           break;
         case 'saveAnswer': {
           const accepted = acceptanceOf(effects, index);
-          if (accepted) (held ??= []).push(accepted);
-          const write = { sessionId: effect.sessionId, playerId: effect.playerId, asking: effect.asking, answer: effect.answer };
+          // An array of one when made: an empty one's first push reserves 16 slots, per answer.
+          if (accepted) {
+            if (held) held.push(accepted);
+            else held = [accepted];
+          }
+          // The effect is the write (an AnswerWrite and its `kind`): no copy per answer.
           const { playerId } = effect;
           this.uncommitted.set(playerId, (this.uncommitted.get(playerId) ?? 0) + 1);
-          writes.addAnswer(write, () => {
+          writes.addAnswer(effect, () => {
             const left = (this.uncommitted.get(playerId) ?? 1) - 1;
             if (left > 0) this.uncommitted.set(playerId, left);
             else this.uncommitted.delete(playerId);
