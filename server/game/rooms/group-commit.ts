@@ -61,16 +61,6 @@ class Gathering {
   answers: AnswerWrite[] = NO_ANSWERS;
   /** Run in order once the batch is committed: the answers' confirmations. */
   onCommitted: (() => void)[] = NO_CONFIRMATIONS;
-
-  add(answer: AnswerWrite, confirm: () => void): number {
-    if (this.answers === NO_ANSWERS) {
-      this.answers = [answer];
-      this.onCommitted = [confirm];
-      return 1;
-    }
-    this.onCommitted.push(confirm);
-    return this.answers.push(answer);
-  }
   scores: Map<string, ScoreWrite> | null = null;
   askings: NonNullable<StepWrite['askings']> | null = null;
   snapshot: SnapshotWrite | undefined = undefined;
@@ -81,6 +71,17 @@ class Gathering {
   private resolveDone: ((committed: boolean) => void) | null = null;
   /** Set once settled: an empty batch settles before `commitNow` asks for its promise. */
   private outcome: boolean | null = null;
+
+  /** Adds an answer and its confirmation; returns how many answers the batch holds. */
+  add(answer: AnswerWrite, confirm: () => void): number {
+    if (this.answers === NO_ANSWERS) {
+      this.answers = [answer];
+      this.onCommitted = [confirm];
+      return 1;
+    }
+    this.onCommitted.push(confirm);
+    return this.answers.push(answer);
+  }
 
   /** Resolves once the batch is committed (true) or given up while closing (false). */
   whenDone(): Promise<boolean> {
