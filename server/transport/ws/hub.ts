@@ -164,6 +164,7 @@ function sendQuestion(players: Set<Client>, payload: Buffer, wire: Buffer, quest
   if (players.size === 0) return false;
   const nowMs = Date.now();
   let joined: Buffer | undefined;
+  let joinedPing = '';
   for (const client of players) {
     const ws = client.socket;
     if (ws.readyState !== WebSocket.OPEN) continue;
@@ -174,8 +175,12 @@ function sendQuestion(players: Set<Client>, payload: Buffer, wire: Buffer, quest
       ws.ping(ping);
       continue;
     }
-    joined ??= Buffer.concat([wire, wireFrame(ping, PING_FIN)]);
-    writeFrame(socket, joined);
+    // Joined again only should a phone's ping ever differ from the previous one's.
+    if (ping !== joinedPing) {
+      joined = Buffer.concat([wire, wireFrame(ping, PING_FIN)]);
+      joinedPing = ping;
+    }
+    writeFrame(socket, joined!);
   }
   return true;
 }
