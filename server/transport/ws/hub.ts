@@ -259,9 +259,8 @@ export class Hub implements Broadcaster {
     if (!group) return;
     const questionId = openQuestionId(message);
     // Serialized straight into its frame, once for every group: one buffer, no copy (issue 26).
-    // A question brings its own ping (sendQuestion): no probe along with it.
     const wire = wireFrame(JSON.stringify(message));
-    this.sendFramed(group, sessionId, target, payloadOf(wire), wire, questionId === null, this.measureLinks ? questionId : null);
+    this.sendFramed(group, sessionId, target, payloadOf(wire), wire, this.measureLinks ? questionId : null);
     const toPlayers = target === 'all' || target === 'audience' || target === 'players';
     // The reveal starts with question_end (no state of its own goes to players): from here
     // nothing is credited, so the link probes leave the session alone (issue 26: left open, they
@@ -272,8 +271,8 @@ export class Hub implements Broadcaster {
 
   /**
    * Each player socket of the sessions that may have a question open (not known to have none): the
-   * link probes' round, over every phone several times a second (a callback: a generator's resume
-   * per phone was half the round's cost).
+   * link probes' round, over every phone several times a second (a callback: no generator resumed
+   * per phone).
    */
   forEachPlayerInQuestions(visit: (client: Client) => void): void {
     for (const group of this.sessions.values()) {
@@ -298,29 +297,22 @@ export class Hub implements Broadcaster {
 
   frameToSession(sessionId: string, target: BroadcastTarget, frame: Buffer): boolean {
     const group = this.sessions.get(sessionId);
-    return group !== undefined && this.sendFramed(group, sessionId, target, frame, wireFrame(frame), true);
+    return group !== undefined && this.sendFramed(group, sessionId, target, frame, wireFrame(frame), null);
   }
 
   /**
-   * `payload` framed as `wire` to the target's groups (a broadcast, or a relayed frame); with a
-   * `questionId`, the phones get it with the question's ping behind it.
+   * `payload` framed as `wire` to the target's groups (a broadcast, or a relayed frame). With a
+   * `questionId` the phones get it with the question's ping behind it, which is their probe; other
+   * frames take along the probes due (link-probe.ts).
    */
-  private sendFramed(
-    group: SessionSockets,
-    sessionId: string,
-    target: BroadcastTarget,
-    payload: Buffer,
-    wire: Buffer,
-    probe: boolean,
-    questionId: string | null = null,
-  ): boolean {
+  private sendFramed(group: SessionSockets, sessionId: string, target: BroadcastTarget, payload: Buffer, wire: Buffer, questionId: string | null): boolean {
     let sent = false;
     if (target === 'all' || target === 'admins' || target === 'screens') sent = sendAll(group.admins, payload, wire) || sent;
     if (target === 'all' || target === 'audience' || target === 'displays' || target === 'screens') sent = sendAll(group.displays, payload, wire) || sent;
     if (target === 'all' || target === 'audience' || target === 'players') {
       const toPlayers = questionId !== null ? sendQuestion(group.players, payload, wire, questionId) : sendAll(group.players, payload, wire);
       sent = toPlayers || sent;
-      if (probe && this.probeIntervalMs > 0 && group.questionOpen !== false) probeAlong(group.players, this.probeIntervalMs);
+      if (questionId === null && this.probeIntervalMs > 0 && group.questionOpen !== false) probeAlong(group.players, this.probeIntervalMs);
       this.datagrams?.toSession(sessionId, payload);
     }
     return sent;
