@@ -250,6 +250,48 @@ describe.each(DIALECTS)('DbRoomStorage on %s', (dialect) => {
     expect((await storage.loadAnswers(other, 1)).map((a) => [a.name, a.selectedIndex])).toEqual([['Gil', 3]]);
   });
 
+  it('writes many sessions’ answers and scores of one shared commit each to its own session', async () => {
+    const sessions = [await liveSession('Shared A'), await liveSession('Shared B'), await liveSession('Shared C')];
+    const q = await question('Shared?');
+    const players = [await addPlayer(store, 'Fay', 'fay-shared@example.com', 'h1'), await addPlayer(store, 'Gus', 'gus-shared@example.com', 'h2')];
+    // 45 + 30 + 1 answers (one player, one asking each; the index picked tells them apart):
+    // more rows than one statement takes, and counts that are no power of two.
+    const counts = [45, 30, 1];
+    const batches = sessions.map((sessionId, s) => ({
+      sessionId,
+      answers: Array.from({ length: counts[s] }, (_, i) => ({ ...wrongAnswer(sessionId, players[0].id, q.id, (s + i) % 4, 100 + i), asking: i + 1 })),
+      // The first session's step is a quiet one (no scores): its answers, logged in this very
+      // commit, settle. The others close a question: their scores, several rows a statement.
+      ...(s === 0
+        ? { scores: [], snapshot: { live: snapshot, currentQuestionIndex: 0 } }
+        : { scores: players.map((p, i) => ({ playerId: p.id, pointsTotal: 100 * s + 10 * i, reachedAtMs: T0 + s })) }),
+    }));
+    await storage.commitMany(batches);
+
+    const rows = async (table: 'answers' | 'answer_log', sessionId: string) =>
+      (await store.db.selectFrom(table).select(['asking', 'selected_index']).where('session_id', '=', sessionId).orderBy('asking').execute()).map(
+        (r) => [r.asking, r.selected_index],
+      );
+    const expected = (s: number) => Array.from({ length: counts[s] }, (_, i) => [i + 1, (s + i) % 4]);
+    expect(await rows('answers', sessions[0])).toEqual(expected(0));
+    expect(await storage.loadAnswers(sessions[1], 30)).toEqual([expect.objectContaining({ selectedIndex: (1 + 29) % 4, playerId: players[0].id })]);
+    if (dialect === 'sqlite') {
+      expect(await rows('answer_log', sessions[0])).toEqual([]);
+      expect(await rows('answer_log', sessions[2])).toEqual(expected(2));
+    }
+    expect(await storage.loadScores(sessions[0])).toEqual([]);
+    for (const s of [1, 2]) {
+      expect((await storage.loadScores(sessions[s])).map((r) => [r.playerId, r.pointsTotal])).toEqual(
+        players.map((p, i) => [p.id, 100 * s + 10 * i]).reverse(), // highest first
+      );
+    }
+    // Every logged row was settled or kept under its own session: the next quiet steps leave no log.
+    await storage.commitMany(sessions.slice(1).map((sessionId) => ({ sessionId, answers: [], scores: [], snapshot: { live: snapshot, currentQuestionIndex: 0 } })));
+    expect(await rows('answers', sessions[1])).toEqual(expected(1));
+    expect(await rows('answers', sessions[2])).toEqual(expected(2));
+    if (dialect === 'sqlite') expect(await store.db.selectFrom('answer_log').select('rowid' as never).where('session_id', 'in', sessions).execute()).toEqual([]);
+  });
+
   it('settles only the session’s own answers; a settle whose transaction failed is done at the next quiet step; a new process settles what an earlier one left', async () => {
     const [first, second] = [await liveSession('Own rows A'), await liveSession('Own rows B')].sort();
     const q = await question('Whose?');

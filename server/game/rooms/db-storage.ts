@@ -119,17 +119,22 @@ export class DbRoomStorage implements RoomStorage {
     if (this.fence) return false;
     const { scores, liveWrites } = this.store;
     return scores.transactionNow(() => {
-      for (const batch of batches) {
-        const plan = planOf(batch);
+      const plans = batches.map(planOf);
+      // Every batch's answers and scores in a few multi-row statements (issue 26: at 1,000
+      // sessions a transaction carries dozens of small batches). The answers go first, so each
+      // settle below finds its session's among them, as when each batch logged its own.
+      const answers: AnswerRow[] = [];
+      for (const plan of plans) for (const answer of plan.answers) answers.push(answer);
+      if (answers.length > 0) scores.logAnswersNow(answers);
+      for (const plan of plans) {
         const { sessionId } = plan;
-        if (plan.answers.length > 0) scores.logAnswersNow(plan.answers);
         if (plan.settle) scores.settleAnswersNow(sessionId);
         if (plan.row) liveWrites.storeRowNow(sessionId, plan.row);
         if (plan.clearRoster) liveWrites.clearRosterNow(sessionId);
         if (plan.joined.length > 0) liveWrites.appendRosterNow(sessionId, plan.joined);
         if (plan.askings.length > 0) liveWrites.insertAskingsNow(sessionId, plan.askings);
-        if (plan.scores.length > 0) scores.upsertScoresNow(sessionId, plan.scores);
       }
+      scores.upsertScoresNow(plans);
     });
   }
 
