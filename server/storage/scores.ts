@@ -314,7 +314,8 @@ class DirectSqliteWrites {
       const rows = rowsPerStatement(answers.length - start);
       const args = new Array<unknown>(rows * ANSWER_ARITY);
       for (let r = 0; r < rows; r++) answerArgs(answers[start + r], args, r * ANSWER_ARITY);
-      const result = multiRow(this.loggedAnswers, rows, (values) => this.sqlite.prepare(`insert into answer_log (${ANSWER_COLUMNS}) values ${values}`), ANSWER_ARITY).run(args);
+      const statement = multiRow(this.loggedAnswers, rows, ANSWER_ARITY, (values) => this.sqlite.prepare(`insert into answer_log (${ANSWER_COLUMNS}) values ${values}`));
+      const result = statement.run(args);
       if (result.changes !== rows) throw new Error(`the answer log took ${result.changes} of ${rows} rows`);
       const first = Number(result.lastInsertRowid) - rows + 1;
       for (let r = 0; r < rows; r++) this.added.push({ sessionId: answers[start + r].sessionId, rowid: first + r });
@@ -336,12 +337,12 @@ class DirectSqliteWrites {
         args[r * 4 + 2] = score.pointsTotal;
         args[r * 4 + 3] = score.reachedAt;
       }
-      const statement = multiRow(this.scores, rows, (values) =>
+      const statement = multiRow(this.scores, rows, 4, (values) =>
         this.sqlite.prepare(
           `insert into scores (session_id, player_id, points_total, reached_at) values ${values}
            on conflict (session_id, player_id) do update set points_total = excluded.points_total, reached_at = excluded.reached_at`,
         ),
-      4);
+      );
       statement.run(args);
       start += rows;
     }
@@ -384,10 +385,6 @@ class DirectSqliteWrites {
   }
 }
 
-function runAnswer(statement: SQLiteStatement, a: AnswerRecord) {
-  return statement.run(a.sessionId, a.playerId, a.questionId, a.asking, a.selectedIndex, a.isCorrect ? 1 : 0, a.pointsEarned, Math.round(a.elapsedMs), a.answeredAt);
-}
-
 /** The bound values of an answer row, in ANSWER_COLUMNS' order. */
 const ANSWER_ARITY = 9;
 
@@ -403,11 +400,17 @@ function answerArgs(a: AnswerRecord, args: unknown[], at: number): void {
   args[at + 8] = a.answeredAt;
 }
 
+function runAnswer(statement: SQLiteStatement, a: AnswerRecord) {
+  const args = new Array<unknown>(ANSWER_ARITY);
+  answerArgs(a, args, 0);
+  return statement.run(args);
+}
+
 /**
- * Most rows one multi-row statement writes. Statements are made for powers of two only, so a
- * batch of any size takes a few statements of the seven prepared: each run of a statement costs
- * its own call, cursor and result, which at 1,000 sessions was a third of the live commits'
- * time in SQLite (issue 26).
+ * Most rows one multi-row statement writes. Statements are made for powers of two only (seven
+ * sizes, each prepared once), so a batch of n rows takes n / 64 statements and at most six more:
+ * each run costs its own call, bindings check, cursor and result (issue 26; an answer's commit
+ * 7 % and a close 11 % cheaper in `bench/commit-cost.ts`, docs/PERFORMANCE.md "Session 60").
  */
 const MAX_ROWS_PER_STATEMENT = 64;
 
@@ -417,7 +420,7 @@ function rowsPerStatement(left: number): number {
 }
 
 /** The statement for `rows` rows of `arity` values each, prepared once (`make` gets its VALUES list). */
-function multiRow(cache: Map<number, SQLiteStatement>, rows: number, make: (values: string) => SQLiteStatement, arity: number): SQLiteStatement {
+function multiRow(cache: Map<number, SQLiteStatement>, rows: number, arity: number, make: (values: string) => SQLiteStatement): SQLiteStatement {
   let statement = cache.get(rows);
   if (!statement) {
     const row = `(${new Array<string>(arity).fill('?').join(', ')})`;
