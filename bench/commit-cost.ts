@@ -1,8 +1,9 @@
 /**
  * `npx tsx bench/commit-cost.ts [--sessions 1000] [--phones 10] [--per-commit 40] [--rounds 8] [--postgres]`:
- * what the live commits cost in CPU per answer, without sockets, rooms or a load generator, so a
- * change to the storage path can be measured to a few per cent (a run of `many` scatters by more
- * than that). The commits are those of a chain's round (DbRoomStorage.commitMany, as SharedCommits
+ * what the live commits cost in CPU per answer, without sockets, rooms or a load generator: a
+ * change to the storage path is too small for a run of `many` to show. Its figures still move by
+ * up to a tenth between runs on a busy machine: alternate the versions, and read a figure the
+ * change touches over one it does not (the settle, say) from the same run. The commits are those of a chain's round (DbRoomStorage.commitMany, as SharedCommits
  * makes them): each answer in a shared commit of `per-commit` sessions' batches, then each
  * session's close (its asking, its scores and a snapshot), then its quiet step (a snapshot: on
  * SQLite the answer log settles into `answers`), then a second quiet step with nothing to settle.
