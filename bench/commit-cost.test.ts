@@ -22,6 +22,8 @@ describe('bench/commit-cost.ts', () => {
     // Every answer of every round ends in `answers` (on SQLite through the log and its settle).
     expect(cost.answersStored).toBe(5 * 3 * 2);
     for (const figure of [cost.answers, cost.close, cost.settle, cost.quiet]) expect(figure).toBeGreaterThan(0);
-    expect(formatCommitCost(options, cost)).toMatch(new RegExp(`5 sessions × 3 phones on ${dialect}[^]*30 answers stored`));
+    const report = formatCommitCost(options, cost);
+    expect(report).toMatch(new RegExp(`5 sessions × 3 phones on ${dialect}[^]*30 answers stored`));
+    expect(report).toContain(`over the settle: its answer's commit ${(cost.answers / cost.settle).toFixed(3)}, its close ${(cost.close / cost.settle).toFixed(3)}`);
   });
 });

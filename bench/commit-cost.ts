@@ -145,6 +145,8 @@ export function formatCommitCost(options: CommitCostOptions, cost: CommitCost): 
     `${options.sessions} sessions × ${options.phones} phones on ${options.dialect}, ${options.perCommit} sessions a commit, ${options.rounds} rounds: CPU per answer (µs)`,
     `  its answer's commit ${us(cost.answers)}, its close ${us(cost.close)}, the quiet step that settles ${us(cost.settle)}, a quiet step with nothing to settle ${us(cost.quiet)}`,
     `  total ${us(cost.answers + cost.close + cost.settle)}; ${cost.answersStored} answers stored`,
+    // The machine's speed drifts between runs; a figure over another of the same run does less.
+    `  over the settle: its answer's commit ${(cost.answers / cost.settle).toFixed(3)}, its close ${(cost.close / cost.settle).toFixed(3)}`,
   ].join('\n');
 }
 
