@@ -266,8 +266,9 @@ const loggedOn = new WeakMap<SQLiteDatabase, Map<string, number[]>>();
 
 /**
  * The live game's hot writes on SQLite (answers, the answer log and its settling, scores), as
- * prepared single-row statements run on the raw connection: the same SQL as the Kysely versions
- * above, without building and compiling a multi-row query for every batch (in a 10,000-phone
+ * statements prepared once and run on the raw connection (the log's and the scores' several rows
+ * at a time, MultiRowInsert): the same SQL as the Kysely versions above, without building and
+ * compiling a query for every batch (in a 10,000-phone
  * answer burst that was most of the writes' JavaScript time, docs/PERFORMANCE.md). Used only inside
  * a transaction: a Kysely one, which holds the connection, or `transactionNow`'s, which runs whole
  * in one synchronous call while no Kysely transaction is open. Either way the rows join that
@@ -275,9 +276,8 @@ const loggedOn = new WeakMap<SQLiteDatabase, Map<string, number[]>>();
  */
 class DirectSqliteWrites {
   private answer: SQLiteStatement | undefined;
-  /** Multi-row statements by their number of rows (`multiRow`). */
-  private readonly loggedAnswers = new Map<number, SQLiteStatement>();
-  private readonly scores = new Map<number, SQLiteStatement>();
+  private readonly logInsert: MultiRowInsert;
+  private readonly scoreUpsert: MultiRowInsert;
   private settleLog: SQLiteStatement | undefined;
   private clearLog: SQLiteStatement | undefined;
   private readonly logged: Map<string, number[]>;
@@ -295,6 +295,13 @@ class DirectSqliteWrites {
     }
     this.logged = logged;
     this.runInTransaction = sqlite.transaction((work: () => void) => work());
+    this.logInsert = new MultiRowInsert(sqlite, ANSWER_ARITY, (values) => `insert into answer_log (${ANSWER_COLUMNS}) values ${values}`);
+    this.scoreUpsert = new MultiRowInsert(
+      sqlite,
+      4,
+      (values) => `insert into scores (session_id, player_id, points_total, reached_at) values ${values}
+        on conflict (session_id, player_id) do update set points_total = excluded.points_total, reached_at = excluded.reached_at`,
+    );
   }
 
   insertAnswers(answers: AnswerRecord[]): void {
@@ -310,42 +317,18 @@ class DirectSqliteWrites {
    * largest rowid plus one), so a statement's rows hold the `rows` rowids up to its last.
    */
   logAnswers(answers: readonly AnswerRecord[]): void {
-    for (let start = 0; start < answers.length; ) {
-      const rows = rowsPerStatement(answers.length - start);
-      const args = new Array<unknown>(rows * ANSWER_ARITY);
-      for (let r = 0; r < rows; r++) answerArgs(answers[start + r], args, r * ANSWER_ARITY);
-      const statement = multiRow(this.loggedAnswers, rows, ANSWER_ARITY, (values) => this.sqlite.prepare(`insert into answer_log (${ANSWER_COLUMNS}) values ${values}`));
-      const result = statement.run(args);
+    this.logInsert.write(answers, answerArgs, (result, start, rows) => {
       if (result.changes !== rows) throw new Error(`the answer log took ${result.changes} of ${rows} rows`);
       const first = Number(result.lastInsertRowid) - rows + 1;
       for (let r = 0; r < rows; r++) this.added.push({ sessionId: answers[start + r].sessionId, rowid: first + r });
-      start += rows;
-    }
+    });
   }
 
   /** Scores of several sessions, several rows a statement. */
   upsertScores(sessions: readonly SessionScores[]): void {
-    const flat: [string, ScoreWriteRow][] = [];
-    for (const { sessionId, scores } of sessions) for (const score of scores) flat.push([sessionId, score]);
-    for (let start = 0; start < flat.length; ) {
-      const rows = rowsPerStatement(flat.length - start);
-      const args = new Array<unknown>(rows * 4);
-      for (let r = 0; r < rows; r++) {
-        const [sessionId, score] = flat[start + r];
-        args[r * 4] = sessionId;
-        args[r * 4 + 1] = score.playerId;
-        args[r * 4 + 2] = score.pointsTotal;
-        args[r * 4 + 3] = score.reachedAt;
-      }
-      const statement = multiRow(this.scores, rows, 4, (values) =>
-        this.sqlite.prepare(
-          `insert into scores (session_id, player_id, points_total, reached_at) values ${values}
-           on conflict (session_id, player_id) do update set points_total = excluded.points_total, reached_at = excluded.reached_at`,
-        ),
-      );
-      statement.run(args);
-      start += rows;
-    }
+    const rows: [string, ScoreWriteRow][] = [];
+    for (const { sessionId, scores } of sessions) for (const score of scores) rows.push([sessionId, score]);
+    this.scoreUpsert.write(rows, scoreArgs);
   }
 
   /** The session's logged rows (committed, and logged in this transaction) into `answers`, found by rowid. */
@@ -419,14 +402,48 @@ function rowsPerStatement(left: number): number {
   return left >= MAX_ROWS_PER_STATEMENT ? MAX_ROWS_PER_STATEMENT : 1 << (31 - Math.clz32(left));
 }
 
-/** The statement for `rows` rows of `arity` values each, prepared once (`make` gets its VALUES list). */
-function multiRow(cache: Map<number, SQLiteStatement>, rows: number, arity: number, make: (values: string) => SQLiteStatement): SQLiteStatement {
-  let statement = cache.get(rows);
-  if (!statement) {
-    const row = `(${new Array<string>(arity).fill('?').join(', ')})`;
-    cache.set(rows, (statement = make(new Array<string>(rows).fill(row).join(', '))));
+type RunResult = ReturnType<SQLiteStatement['run']>;
+
+/** One INSERT of rows of `arity` values, run over any number of rows several at a time (above). */
+class MultiRowInsert {
+  /** Prepared on first use, by number of rows. */
+  private readonly statements = new Map<number, SQLiteStatement>();
+
+  constructor(
+    private readonly sqlite: SQLiteDatabase,
+    private readonly arity: number,
+    /** The SQL for a VALUES list. */
+    private readonly sqlOf: (values: string) => string,
+  ) {}
+
+  /** Writes every row; `fill` puts a row's values at `args[at…]`, `ran` sees each statement's result and its rows. */
+  write<T>(rows: readonly T[], fill: (row: T, args: unknown[], at: number) => void, ran?: (result: RunResult, start: number, count: number) => void): void {
+    const { arity } = this;
+    for (let start = 0; start < rows.length; ) {
+      const count = rowsPerStatement(rows.length - start);
+      const args = new Array<unknown>(count * arity);
+      for (let r = 0; r < count; r++) fill(rows[start + r], args, r * arity);
+      const result = this.statementFor(count).run(args);
+      ran?.(result, start, count);
+      start += count;
+    }
   }
-  return statement;
+
+  private statementFor(count: number): SQLiteStatement {
+    let statement = this.statements.get(count);
+    if (!statement) {
+      const row = `(${new Array<string>(this.arity).fill('?').join(', ')})`;
+      this.statements.set(count, (statement = this.sqlite.prepare(this.sqlOf(new Array<string>(count).fill(row).join(', ')))));
+    }
+    return statement;
+  }
+}
+
+function scoreArgs([sessionId, score]: [string, ScoreWriteRow], args: unknown[], at: number): void {
+  args[at] = sessionId;
+  args[at + 1] = score.playerId;
+  args[at + 2] = score.pointsTotal;
+  args[at + 3] = score.reachedAt;
 }
 
 /** One session's scores to upsert. */
