@@ -115,6 +115,26 @@ describe.each(DIALECTS)('storage constraints on %s', (dialect) => {
     expect(await store.players.delete(gone.id)).toBe(false);
   });
 
+  it("deletes a session's player with their answers there, leaving the session's other answers", async () => {
+    const session = await newSession();
+    const other = await newSession('Other');
+    const question = await newQuestion();
+    const gone = await addPlayer(store, 'P', 'gone@example.com', `hash-${newId()}`, session.id);
+    const stays = await addPlayer(store, 'P', 'stays@example.com', `hash-${newId()}`, session.id);
+    const elsewhere = await addPlayer(store, 'P', 'gone@example.com', `hash-${newId()}`, other.id);
+    await store.scores.saveAnswers([
+      answer(session.id, gone.id, question.id, 0),
+      answer(session.id, gone.id, question.id, 1),
+      answer(session.id, stays.id, question.id, 0),
+      answer(other.id, elsewhere.id, question.id, 0),
+    ]);
+    expect(await store.players.delete(gone.id)).toBe(true);
+    expect(await count('answers', 'player_id', gone.id)).toBe(0);
+    expect(await count('answers', 'session_id', session.id)).toBe(1);
+    expect(await count('answers', 'session_id', other.id)).toBe(1);
+    expect(await store.players.get(gone.id)).toBeUndefined();
+  });
+
   it('deletes a question with its session items and answers', async () => {
     const session = await newSession();
     const question = await newQuestion();

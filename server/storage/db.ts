@@ -30,6 +30,7 @@ import * as answerLogByRowid from './migrations/014_answer_log_by_rowid.js';
 import * as audienceTitle from './migrations/011_audience_title.js';
 import * as liveRoster from './migrations/013_live_roster.js';
 import * as scoresUnranked from './migrations/015_scores_unranked.js';
+import * as answersUnindexedPlayer from './migrations/016_answers_unindexed_player.js';
 import type { Database } from './schema.js';
 import { SQLite, SQLiteDriverPath, type SQLiteDatabase, type SQLiteStatement } from './sqlite-driver.js';
 import { StorageHealth } from './health.js';
@@ -74,6 +75,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '013_live_roster': liveRoster,
   '014_answer_log_by_rowid': answerLogByRowid,
   '015_scores_unranked': scoresUnranked,
+  '016_answers_unindexed_player': answersUnindexedPlayer,
 };
 /** Opens and migrates to the latest schema (`migrations`: tests pass an older release's set). */
 export async function openDatabase(options: OpenDatabaseOptions, migrations: Record<string, Migration> = MIGRATIONS): Promise<DatabaseHandle> {

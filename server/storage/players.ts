@@ -150,9 +150,21 @@ export class PlayerRepository {
     });
   }
 
+  /**
+   * The player and all they own. Their answers go first, by hand: on SQLite `answers` has no key on
+   * the player to cascade along (migration 016). Found through the session; a player from before
+   * players were per session may have answered in any, so theirs take a scan.
+   */
   async delete(id: string): Promise<boolean> {
-    const result = await this.db.deleteFrom('players').where('id', '=', id).executeTakeFirst();
-    return Number(result.numDeletedRows) === 1;
+    return this.db.transaction().execute(async (trx) => {
+      const player = await trx.selectFrom('players').select('session_id').where('id', '=', id).executeTakeFirst();
+      if (!player) return false;
+      let answers = trx.deleteFrom('answers').where('player_id', '=', id);
+      if (player.session_id !== null) answers = answers.where('session_id', '=', player.session_id);
+      await answers.execute();
+      const result = await trx.deleteFrom('players').where('id', '=', id).executeTakeFirst();
+      return Number(result.numDeletedRows) === 1;
+    });
   }
 }
 
