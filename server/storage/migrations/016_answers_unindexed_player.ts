@@ -4,7 +4,8 @@ import { type Kysely, sql, SqliteAdapter } from 'kysely';
  * SQLite's `answers` lose `answers_player_idx` and the foreign key on `player_id` it served (issue
  * 26). Every query of `answers` names the session; the index only let a player's delete cascade
  * without a scan. It is keyed by random player ids, so each answer settled from the log wrote a page
- * of its own into it: 6 of the 15 µs an answer's settle costs (docs/PERFORMANCE.md, "Session 61").
+ * of its own into it: without it a settle costs about half (docs/PERFORMANCE.md, "Session 61"). A
+ * rebuild of a million answers takes under two seconds, once.
  * A player's answers are now deleted with the player, through their session (PlayerRepository.delete).
  * No answer of the live game can name a missing player: its answers reach `answers` only from the
  * log, which keeps the key, and the delete and the settles are serial transactions on one connection.
