@@ -2,7 +2,9 @@
  * The show's big moments as the room lives them (DESIGN §17): the lobby on the display before
  * Start, "You're in" on the phone, "Question n of N", time's up, the right answer after a wrong
  * pick, the offline wording, the screen reader's announcements and the final place. One phone
- * at 390×844, one at desktop size; axe stays clean on the phone's moments.
+ * at 390×844, one at desktop size; axe stays clean on the phone's moments. Question 1 gives
+ * Ana's pick 12 s after the start: a loaded machine's phones have shown a question 4 s late
+ * (game-play.test.ts).
  */
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,7 +12,7 @@ import { LAPTOP } from './support/app.js';
 import { seriousViolations } from './support/ui.js';
 import { joinThroughForm, shot, startGameHarness, type GameHarness } from './game-support.js';
 
-const Q1 = { text: 'Which studio made Spirited Away?', choices: ['Pixar', 'Studio Ghibli', 'DreamWorks', 'Aardman'], correctIndex: 1, points: 100, timeLimitSeconds: 8 };
+const Q1 = { text: 'Which studio made Spirited Away?', choices: ['Pixar', 'Studio Ghibli', 'DreamWorks', 'Aardman'], correctIndex: 1, points: 100, timeLimitSeconds: 12 };
 const Q2 = { text: 'Who directed Jaws?', choices: ['George Lucas', 'Ridley Scott', 'Steven Spielberg', 'John Carpenter'], correctIndex: 2, points: 100, timeLimitSeconds: 14 };
 
 const text = (page: Page, value: string) => page.getByText(value, { exact: true });
