@@ -266,7 +266,7 @@ const loggedOn = new WeakMap<SQLiteDatabase, Map<string, number[]>>();
 
 /**
  * The live game's hot writes on SQLite (answers, the answer log and its settling, scores), as
- * statements prepared once and run on the raw connection (the log's and the scores' several rows
+ * statements prepared once and run on the raw connection (answers, the log's and the scores' several rows
  * at a time, MultiRowInsert): the same SQL as the Kysely versions above, without building and
  * compiling a query for every batch (in a 10,000-phone
  * answer burst that was most of the writes' JavaScript time, docs/PERFORMANCE.md). Used only inside
@@ -275,7 +275,7 @@ const loggedOn = new WeakMap<SQLiteDatabase, Map<string, number[]>>();
  * transaction and nothing else can interleave.
  */
 class DirectSqliteWrites {
-  private answer: SQLiteStatement | undefined;
+  private readonly answerInsert: MultiRowInsert;
   private readonly logInsert: MultiRowInsert;
   private readonly scoreUpsert: MultiRowInsert;
   private settleLog: SQLiteStatement | undefined;
@@ -295,6 +295,11 @@ class DirectSqliteWrites {
     }
     this.logged = logged;
     this.runInTransaction = sqlite.transaction((work: () => void) => work());
+    this.answerInsert = new MultiRowInsert(
+      sqlite,
+      ANSWER_ARITY,
+      (values) => `insert into answers (${ANSWER_COLUMNS}) values ${values} on conflict (session_id, asking, player_id) do nothing`,
+    );
     this.logInsert = new MultiRowInsert(sqlite, ANSWER_ARITY, (values) => `insert into answer_log (${ANSWER_COLUMNS}) values ${values}`);
     this.scoreUpsert = new MultiRowInsert(
       sqlite,
@@ -304,11 +309,9 @@ class DirectSqliteWrites {
     );
   }
 
+  /** Rows are taken in order, so of two for the same asking in one batch the first is kept, as in `answers`. */
   insertAnswers(answers: AnswerRecord[]): void {
-    this.answer ??= this.sqlite.prepare(
-      `insert into answers (${ANSWER_COLUMNS}) values (?, ?, ?, ?, ?, ?, ?, ?, ?) on conflict (session_id, asking, player_id) do nothing`,
-    );
-    for (const a of answers) runAnswer(this.answer, a);
+    this.answerInsert.write(answers, answerArgs);
   }
 
   /**
@@ -381,12 +384,6 @@ function answerArgs(a: AnswerRecord, args: unknown[], at: number): void {
   args[at + 6] = a.pointsEarned;
   args[at + 7] = Math.round(a.elapsedMs);
   args[at + 8] = a.answeredAt;
-}
-
-function runAnswer(statement: SQLiteStatement, a: AnswerRecord) {
-  const args = new Array<unknown>(ANSWER_ARITY);
-  answerArgs(a, args, 0);
-  return statement.run(args);
 }
 
 /**
