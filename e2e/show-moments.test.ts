@@ -4,7 +4,8 @@
  * pick, the offline wording, the screen reader's announcements and the final place. One phone
  * at 390×844, one at desktop size; axe stays clean on the phone's moments. Question 1 gives
  * Ana's pick 12 s after the start: a loaded machine's phones have shown a question 4 s late
- * (game-play.test.ts).
+ * (game-play.test.ts). So "10 seconds left" can replace the question's announcement before the
+ * test reads it: each phone's live region is recorded as it changes, as a screen reader hears it.
  */
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -17,7 +18,31 @@ const Q2 = { text: 'Who directed Jaws?', choices: ['George Lucas', 'Ridley Scott
 
 const text = (page: Page, value: string) => page.getByText(value, { exact: true });
 const answer = (page: Page, choice: string) => page.getByTestId('answer-button').filter({ hasText: choice });
-const announced = (page: Page, value: string) => page.getByTestId('phone-announcer').filter({ hasText: value }).waitFor({ state: 'attached' });
+
+type Recorded = Window & { announcements?: string[] };
+
+/** Keeps every text the phone's live region holds, in order, from now on. */
+async function recordAnnouncements(page: Page): Promise<void> {
+  await page.evaluate(() => {
+    const seen: string[] = [];
+    (window as Recorded).announcements = seen;
+    const read = () => {
+      const current = document.querySelector('[data-testid="phone-announcer"]')?.textContent ?? '';
+      if (current && current !== seen[seen.length - 1]) seen.push(current);
+    };
+    new MutationObserver(read).observe(document.body, { subtree: true, childList: true, characterData: true });
+    read();
+  });
+}
+
+/** Waits until the phone has announced `value`; with `after`, later than that announcement. */
+const announced = (page: Page, value: string, after?: string) =>
+  expect
+    .poll(async () => {
+      const said = await page.evaluate(() => (window as Recorded).announcements ?? []);
+      return after === undefined ? said : said.slice(said.lastIndexOf(after) + 1);
+    }, { timeout: 15_000 })
+    .toContain(value);
 
 describe('the show as the room lives it', () => {
   let h: GameHarness;
@@ -61,6 +86,7 @@ describe('the show as the room lives it', () => {
     await text(display, '2 players joined').waitFor();
     expect((await display.getByTestId('lobby-names').locator('li').allInnerTexts())).toEqual(['Ben', 'Ana']);
     await shot(display, 'moment-00-lobby');
+    for (const page of [ana.page, ben]) await recordAnnouncements(page);
 
     // Question 1 of 2 on the display and both phones, and announced to screen readers.
     await h.api.start(id);
@@ -106,7 +132,7 @@ describe('the show as the room lives it', () => {
     await shot(ana.page, 'moment-05-saved-offline');
     await ana.context.setOffline(false);
     await text(ana.page, 'Answer submitted! Waiting for results...').waitFor();
-    await announced(ben, '10 seconds left');
+    await announced(ben, '10 seconds left', `Question 2 of 2: ${Q2.text}`);
     await answer(ben, 'George Lucas').click();
 
     // The end: each phone its place among the players.
