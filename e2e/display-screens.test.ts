@@ -24,8 +24,9 @@ const RETRO_ARCADE = {
   backdropBlur: false,
 };
 // 10 s: the countdown is in its warning colour throughout (TIMER_WARNING_SECONDS), and the phone's
-// pick still comes in time after two screens' checks and screenshots on a busy machine (with 5 s it
-// had the same race as game-play.test.ts). Everyone answers, so the question ends at the pick.
+// pick still comes in time after two screens' style and layout checks, the phone's resize and
+// (with MARQUEE_SCREENSHOTS) three screenshots on a busy machine (with 5 s it had the same race as
+// game-play.test.ts). Everyone answers, so the question ends at the pick.
 const QUESTION = { text: 'Which arcade hero first appeared in Donkey Kong?', choices: ['Mario', 'Sonic', 'Pac-Man', 'Link'], correctIndex: 0, timeLimitSeconds: 10 };
 
 const text = (page: Page, value: string) => page.getByText(value, { exact: true });
