@@ -35,12 +35,14 @@ async function recordAnnouncements(page: Page): Promise<void> {
   });
 }
 
-/** Waits until the phone has announced `value`; with `after`, later than that announcement. */
+/** Waits until the phone has announced `value`; with `after`, once that was announced and later than it. */
 const announced = (page: Page, value: string, after?: string) =>
   expect
     .poll(async () => {
       const said = await page.evaluate(() => (window as Recorded).announcements ?? []);
-      return after === undefined ? said : said.slice(said.lastIndexOf(after) + 1);
+      if (after === undefined) return said;
+      const at = said.lastIndexOf(after);
+      return at < 0 ? [] : said.slice(at + 1);
     }, { timeout: 15_000 })
     .toContain(value);
 

@@ -266,13 +266,13 @@ const loggedOn = new WeakMap<SQLiteDatabase, Map<string, number[]>>();
 
 /**
  * The live game's hot writes on SQLite (answers, the answer log and its settling, scores), as
- * statements prepared once and run on the raw connection (answers, the log's and the scores' several rows
- * at a time, MultiRowInsert): the same SQL as the Kysely versions above, without building and
- * compiling a query for every batch (in a 10,000-phone
- * answer burst that was most of the writes' JavaScript time, docs/PERFORMANCE.md). Used only inside
- * a transaction: a Kysely one, which holds the connection, or `transactionNow`'s, which runs whole
- * in one synchronous call while no Kysely transaction is open. Either way the rows join that
- * transaction and nothing else can interleave.
+ * statements prepared once and run on the raw connection (answers, log rows and scores several
+ * rows at a time, MultiRowInsert): the same SQL as the Kysely versions above, without building
+ * and compiling a query for every batch (in a 10,000-phone answer burst that was most of the
+ * writes' JavaScript time, docs/PERFORMANCE.md). Used only inside a transaction: a Kysely one,
+ * which holds the connection, or `transactionNow`'s, which runs whole in one synchronous call while
+ * no Kysely transaction is open. Either way the rows join that transaction and nothing else can
+ * interleave.
  */
 class DirectSqliteWrites {
   private readonly answerInsert: MultiRowInsert;
