@@ -172,10 +172,7 @@ export function checkTargets(report: BenchReport): TargetCheck[] {
     checks.push({ text: `${at}: results p99 ≤ 250 ms after the end (${fmt(m.resultMs.p99)})`, met: m.resultMs.p99 <= 250 });
     if (entry.players === 2000 && entry.sessions === 1) {
       checks.push({ text: `${at}: fan-out p99 ≤ 100 ms (${fmt(m.fanOutMs.p99)})`, met: m.fanOutMs.p99 <= 100 });
-      if (b) {
-        const ratio = m.fanOutMs.p99 / b.fanOutMs.p99;
-        checks.push({ text: `${at}: fan-out p99 ≤ 1.5× baseline (${ratio.toFixed(2)}×)`, met: ratio <= 1.5 });
-      }
+      if (b) checks.push(ratioCheck(at, 'fan-out p99', m.fanOutMs.p99, b.fanOutMs.p99, 1.5));
       checks.push({ text: `${at}: RSS ≤ 20 KB per phone (${fmt(m.rssPerPlayerKb)})`, met: m.rssPerPlayerKb <= 20 });
       checks.push({ text: `${at}: register + connect ≤ 10 s (${fmt(m.registerConnectSeconds, 2)})`, met: m.registerConnectSeconds <= 10 });
     }
@@ -239,10 +236,20 @@ function manyChecks(at: string, m: TargetResult, b: TargetResult | undefined): T
   return checks;
 }
 
-function ratioCheck(at: string, what: string, marquee: number, baseline: number, bound: number, digits = 1): TargetCheck {
+export function ratioCheck(at: string, what: string, marquee: number, baseline: number, bound: number, digits = 1): TargetCheck {
   const ratio = marquee / baseline;
-  const text = `${at}: ${what} ≤ ${bound}× baseline (${fmt(marquee, digits)} / ${fmt(baseline, digits)} = ${ratio.toFixed(2)}×)`;
-  return { text, met: ratio <= bound };
+  // The figures are recorded rounded (CPU to 10 ms): 1.11 / 0.74 is 1.5, but 1.5000000000000002 in
+  // floating point, and that was "MISSED" (docs/PERFORMANCE.md, session 64).
+  const met = ratio <= bound * (1 + 1e-9);
+  const text = `${at}: ${what} ≤ ${bound}× baseline (${fmt(marquee, digits)} / ${fmt(baseline, digits)} = ${shownRatio(ratio, bound, met)}×)`;
+  return { text, met };
+}
+
+/** Two decimals, or as many more as it takes for a missed ratio not to read as the bound itself (1.64 / 1.09 = 1.505). */
+function shownRatio(ratio: number, bound: number, met: boolean): string {
+  let decimals = 2;
+  while (!met && decimals < 6 && Number(ratio.toFixed(decimals)) <= bound) decimals++;
+  return ratio.toFixed(decimals);
 }
 
 export function formatReport(report: BenchReport): string {

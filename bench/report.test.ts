@@ -1,0 +1,27 @@
+import { describe, expect, it } from 'vitest';
+import { ratioCheck } from './report.js';
+
+describe('a target against the baseline', () => {
+  it('meets a bound the recorded figures meet exactly, whatever floating point makes of their quotient', () => {
+    // CPU per round is recorded to 10 ms: 1.11 / 0.74 is 1.5 (1.5000000000000002 in floating point).
+    const exact = ratioCheck('10000×1000', 'server CPU per round', 1.11, 0.74, 1.5, 2);
+    expect(exact.met).toBe(true);
+    expect(exact.text).toBe('10000×1000: server CPU per round ≤ 1.5× baseline (1.11 / 0.74 = 1.50×)');
+    expect(ratioCheck('x', 'server CPU per round', 1.12, 0.74, 1.5, 2).met).toBe(false);
+  });
+
+  it('shows a ratio just over its bound as over it, not as the bound', () => {
+    // 1.64 / 1.09 = 1.5046: two decimals read "1.50", which looked met.
+    const missed = ratioCheck('10000×1000', 'server CPU per round', 1.64, 1.09, 1.5, 2);
+    expect(missed.met).toBe(false);
+    expect(missed.text).toBe('10000×1000: server CPU per round ≤ 1.5× baseline (1.64 / 1.09 = 1.505×)');
+  });
+
+  it('keeps two decimals where they tell the outcome', () => {
+    expect(ratioCheck('x', 'fan-out p99', 37.4, 39.2, 1.5).text).toBe('x: fan-out p99 ≤ 1.5× baseline (37.4 / 39.2 = 0.95×)');
+    const atBound = ratioCheck('x', 'results p99', 1.4996, 1, 1.5, 4);
+    expect(atBound.met).toBe(true);
+    expect(atBound.text).toBe('x: results p99 ≤ 1.5× baseline (1.4996 / 1.0000 = 1.50×)');
+    expect(ratioCheck('x', 'results p99', 1.56, 1, 1.5).text).toMatch(/= 1\.56×\)$/);
+  });
+});
