@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ratioCheck } from './report.js';
+import { againstBound, ratioCheck } from './report.js';
 
 describe('a target against the baseline', () => {
   it('meets a bound the recorded figures meet exactly, whatever floating point makes of their quotient', () => {
@@ -23,5 +23,12 @@ describe('a target against the baseline', () => {
     expect(atBound.met).toBe(true);
     expect(atBound.text).toBe('x: results p99 ≤ 1.5× baseline (1.4996 / 1.0000 = 1.50×)');
     expect(ratioCheck('x', 'results p99', 1.56, 1, 1.5).text).toMatch(/= 1\.56×\)$/);
+  });
+
+  it('reads every bounded ratio the same way: the first round against the median, three instances against one', () => {
+    // The cold-question check (1.3×) and the cluster's fan-out (1.5×) go through the same comparison.
+    expect(againstBound(13 / 10, 1.3)).toEqual({ met: true, shown: '1.30×' });
+    expect(againstBound(1.3012, 1.3)).toEqual({ met: false, shown: '1.301×' });
+    expect(againstBound(1.11 / 0.74, 1.5).met).toBe(true);
   });
 });
