@@ -5,7 +5,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import type { Broadcaster } from '../game/rooms/broadcaster.js';
-import type { CommitBatch, RoomStorage } from '../game/rooms/storage.js';
+import type { AnswerWrite, CommitBatch, RoomStorage } from '../game/rooms/storage.js';
 import type { Metrics } from './metrics.js';
 
 const secondsSince = (startMs: number) => (performance.now() - startMs) / 1000;
@@ -39,10 +39,10 @@ export function instrumentedRoomStorage(inner: RoomStorage, metrics: Metrics): R
       await timed(() => inner.commit(batch));
       if (batch.answers.length > 0) metrics.answers.inc(batch.answers.length);
     },
-    // Several sessions' batches in one transaction (shared-commits.ts): one commit timed.
-    commitMany: inner.commitMany && (async (batches: CommitBatch[]) => {
-      await timed(() => inner.commitMany!(batches));
-      const answers = batches.reduce((sum, b) => sum + b.answers.length, 0);
+    // Several sessions' batches and the instance's listed answers in one transaction (shared-commits.ts): one commit timed.
+    commitMany: inner.commitMany && (async (batches: CommitBatch[], listed?: AnswerWrite[]) => {
+      await timed(() => inner.commitMany!(batches, listed));
+      const answers = batches.reduce((sum, b) => sum + b.answers.length, listed?.length ?? 0);
       if (answers > 0) metrics.answers.inc(answers);
     }),
   };

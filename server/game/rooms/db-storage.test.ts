@@ -292,6 +292,34 @@ describe.each(DIALECTS)('DbRoomStorage on %s', (dialect) => {
     if (dialect === 'sqlite') expect(await store.db.selectFrom('answer_log').select('rowid' as never).where('session_id', 'in', sessions).execute()).toEqual([]);
   });
 
+  it('writes the instance’s listed answers of many sessions ahead of the batches; a fenced storage takes none', async () => {
+    const [first, second] = [await liveSession('Listed A'), await liveSession('Listed B')];
+    const q = await question('Listed?');
+    const fay = await addPlayer(store, 'Fay', 'fay-listed@example.com', 'hash-fay-listed');
+    const listed = [wrongAnswer(first, fay.id, q.id, 1, 500), wrongAnswer(second, fay.id, q.id, 2, 500)];
+    await storage.commitMany(
+      [
+        // The first session's quiet step, with a later answer of the same player to the same asking:
+        // the listed one came first and is the one kept; the step settles it.
+        { sessionId: first, answers: [wrongAnswer(first, fay.id, q.id, 3, 900)], scores: [], snapshot: { live: snapshot, currentQuestionIndex: 0 } },
+        { sessionId: second, answers: [], scores: [{ playerId: fay.id, pointsTotal: 0, reachedAtMs: T0 }] },
+      ],
+      listed,
+    );
+    const table = async (name: 'answers' | 'answer_log', sessionId: string) =>
+      (await store.db.selectFrom(name).select('selected_index').where('session_id', '=', sessionId).execute()).map((r) => r.selected_index);
+    expect(await table('answers', first)).toEqual([1]);
+    // On SQLite the second session's answer waits in the log for its next quiet step (a read settles it).
+    if (dialect === 'sqlite') expect([await table('answer_log', first), await table('answer_log', second)]).toEqual([[], [2]]);
+    expect((await storage.loadAnswers(second, 1)).map((a) => [a.name, a.selectedIndex])).toEqual([['Fay', 2]]);
+    expect((await storage.loadScores(second)).map((r) => r.playerId)).toEqual([fay.id]);
+
+    const fenced = new DbRoomStorage(store, async () => {});
+    expect([storage.fenced, fenced.fenced]).toEqual([false, true]);
+    await expect(fenced.commitMany([], [wrongAnswer(second, fay.id, q.id, 0, 100)])).rejects.toThrow('cannot be fenced');
+    expect(await table('answers', second)).toEqual([2]);
+  });
+
   it('settles only the session’s own answers; a settle whose transaction failed is done at the next quiet step; a new process settles what an earlier one left', async () => {
     const [first, second] = [await liveSession('Own rows A'), await liveSession('Own rows B')].sort();
     const q = await question('Whose?');

@@ -183,7 +183,7 @@ describe('group commit', () => {
     const writes = new GroupCommit({
       sessionId: 's1',
       commit: storage.commit,
-      shared: { hand: (batch, done) => handed.push({ batch, done }), waitFor: () => {}, unwait: () => {} },
+      shared: { hand: (batch, done) => handed.push({ batch, done }), waitFor: () => {}, unwait: () => {}, list: () => {}, lists: false, generation: 0 },
       windowMs: 0,
       refreshSnapshot: () => undefined,
       log: silentLog,
@@ -234,6 +234,9 @@ describe('group commit', () => {
     } });
     const fine = new GroupCommit({ sessionId: 's2', commit: async () => {}, shared, windowMs: 0, log, refreshSnapshot: () => undefined });
     const confirmed: string[] = [];
+    // Newcomers first, so that the answers join the rooms' own batches rather than the instance's list.
+    broken.addJoined('ann');
+    fine.addJoined('bob');
     broken.addAnswer(answer('ann'), () => confirmed.push('ann'));
     fine.addAnswer({ ...answer('bob'), sessionId: 's2' }, () => confirmed.push('bob'));
     await new Promise((resolve) => setImmediate(resolve)); // both batches handed over, their transaction not run yet
@@ -243,12 +246,157 @@ describe('group commit', () => {
     expect(errors).toEqual(['taking the next batch failed']);
   });
 
+  it('a room whose batch after its listed answers fails to build does not keep the other rooms waiting', async () => {
+    let release = () => {};
+    const shared = new SharedCommits({ commit: async () => {}, commitMany: () => new Promise<void>((resolve) => (release = resolve)) });
+    const errors: string[] = [];
+    const log = { ...silentLog, error: (_d: object, message: string) => errors.push(message) };
+    const broken = new GroupCommit({ sessionId: 's1', commit: async () => {}, shared, windowMs: 0, log, refreshSnapshot: () => {
+      throw new Error('a bug while building the roster');
+    } });
+    const fine = new GroupCommit({ sessionId: 's2', commit: async () => {}, shared, windowMs: 0, log, refreshSnapshot: () => undefined });
+    const confirmed: string[] = [];
+    broken.addAnswer(answer('ann'), () => confirmed.push('ann'));
+    fine.addAnswer({ ...answer('bob'), sessionId: 's2' }, () => confirmed.push('bob'));
+    expect([broken.pendingAnswers, fine.pendingAnswers]).toEqual([1, 1]); // both on the list
+    await new Promise((resolve) => setImmediate(resolve)); // the list's transaction is in flight
+    broken.refreshSoon(0); // waits for ann's answer, then is built
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(errors).toEqual([]);
+    release();
+    await until(() => confirmed.length === 2);
+    expect(confirmed).toEqual(['ann', 'bob']);
+    expect(errors).toEqual(['taking the next batch failed']);
+  });
+
+  describe("the instance's list of answers", () => {
+    /** Rooms on one instance's shared commits over a storage whose transactions the test lets through or fails. */
+    function instance() {
+      const transactions: { listed: string[]; batches: CommitBatch[]; resolve: () => void; reject: (err: Error) => void }[] = [];
+      const transaction = (batches: CommitBatch[], listed: AnswerWrite[] = []) =>
+        new Promise<void>((resolve, reject) => transactions.push({ listed: listed.map((a) => a.playerId), batches, resolve, reject }));
+      const shared = new SharedCommits({ commit: (batch) => transaction([batch]), commitMany: transaction }, { minGapMs: 0 });
+      const confirmed: string[] = [];
+      const room = (sessionId: string) => {
+        const writes = new GroupCommit({ sessionId, commit: (batch) => shared.commit(batch), shared, windowMs: 0, refreshSnapshot: () => undefined, log: silentLog });
+        const answerFrom = (playerId: string) => writes.addAnswer({ ...answer(playerId), sessionId }, () => confirmed.push(playerId));
+        return { writes, answerFrom };
+      };
+      const answersOf = (batch: CommitBatch) => batch.answers.map((a) => a.playerId);
+      return { shared, transactions, confirmed, room, answersOf };
+    }
+    const turns = async (n: number) => {
+      for (let i = 0; i < n; i++) await new Promise((resolve) => setImmediate(resolve));
+    };
+    const score = (playerId: string) => ({ playerId, pointsTotal: 50, reachedAtMs: 1_000 });
+
+    it('writes them ahead of the rooms\' batches in one transaction, and confirms them before a step of it is done', async () => {
+      const { transactions, confirmed, room, answersOf } = instance();
+      const s1 = room('s1');
+      const s2 = room('s2');
+      s1.answerFrom('ann');
+      s2.answerFrom('bob');
+      s1.answerFrom('cid'); // s1's listed answer has not gone out: the list again
+      expect([s1.writes.pendingAnswers, s2.writes.pendingAnswers]).toEqual([2, 1]);
+      const order: string[] = [];
+      const step = s2.writes.commitNow({ scores: [score('bob')] }).then((stored) => order.push(`step ${stored}`));
+      await until(() => transactions.length === 1);
+      expect(transactions[0].listed).toEqual(['ann', 'bob', 'cid']);
+      expect(transactions[0].batches.map((b) => [b.sessionId, answersOf(b), b.scores.length])).toEqual([['s2', [], 1]]);
+      await turns(3);
+      expect(confirmed).toEqual([]); // nothing before the commit
+      transactions[0].resolve();
+      await step;
+      expect([...confirmed, ...order]).toEqual(['ann', 'bob', 'cid', 'step true']);
+      expect([s1.writes.pendingAnswers, s2.writes.pendingAnswers]).toEqual([0, 0]);
+      expect(transactions).toHaveLength(1);
+    });
+
+    it("holds a room's later writes, and its flush, until its listed answers are committed", async () => {
+      const { transactions, confirmed, room, answersOf } = instance();
+      const s1 = room('s1');
+      s1.answerFrom('ann');
+      await until(() => transactions.length === 1); // ann's transaction is in flight
+      s1.answerFrom('bob');
+      let flushed = false;
+      const flush = s1.writes.commitNow({ snapshot: { live: null, currentQuestionIndex: 3 } }).then(() => (flushed = true));
+      await turns(5);
+      expect(transactions).toHaveLength(1);
+      expect(flushed).toBe(false);
+      transactions[0].resolve();
+      await until(() => transactions.length === 2);
+      expect(confirmed).toEqual(['ann']);
+      expect(transactions[1].listed).toEqual([]);
+      expect(transactions[1].batches.map((b) => [answersOf(b), b.snapshot?.currentQuestionIndex])).toEqual([[['bob'], 3]]);
+      expect(flushed).toBe(false);
+      transactions[1].resolve();
+      await flush;
+      expect(confirmed).toEqual(['ann', 'bob']);
+    });
+
+    it('a flush with nothing gathered waits for the listed answers', async () => {
+      const { transactions, confirmed, room } = instance();
+      const s1 = room('s1');
+      s1.answerFrom('ann');
+      let flushed: boolean | undefined;
+      const flush = s1.writes.flush().then((stored) => (flushed = stored));
+      await until(() => transactions.length === 1);
+      await turns(3);
+      expect(flushed).toBeUndefined();
+      transactions[0].resolve();
+      await flush;
+      expect([confirmed, flushed]).toEqual([['ann'], true]);
+    });
+
+    it('when their transaction fails, each room commits its listed answers before anything it handed over since', async () => {
+      const { transactions, confirmed, room, answersOf } = instance();
+      const s1 = room('s1');
+      const s2 = room('s2');
+      s1.answerFrom('ann');
+      const order: string[] = [];
+      const step = s1.writes.commitNow({ scores: [score('ann')] }).then((stored) => order.push(`step ${stored}`));
+      s2.answerFrom('bob');
+      await until(() => transactions.length === 1);
+      s2.answerFrom('dan'); // after bob, whose transaction is in flight
+      await turns(2);
+      transactions[0].reject(new Error('a row refused'));
+      // s1's answer goes in front of its step's batch, written alone; s2's becomes a batch of its own.
+      await until(() => transactions.length === 2);
+      expect(transactions[1].listed).toEqual([]);
+      expect(transactions[1].batches.map((b) => [b.sessionId, answersOf(b), b.scores.length])).toEqual([['s1', ['ann'], 1]]);
+      transactions[1].resolve();
+      await step;
+      expect([...confirmed, ...order]).toEqual(['ann', 'step true']);
+      await until(() => transactions.length === 3);
+      expect(transactions[2].batches.map((b) => [b.sessionId, answersOf(b)])).toEqual([['s2', ['bob']]]);
+      await turns(3);
+      expect(transactions).toHaveLength(3); // dan waits for bob
+      expect(confirmed).toEqual(['ann']);
+      transactions[2].resolve();
+      await until(() => transactions.length === 4);
+      expect(confirmed).toEqual(['ann', 'bob']);
+      expect(transactions[3].batches.map((b) => [b.sessionId, answersOf(b)])).toEqual([['s2', ['dan']]]);
+      transactions[3].resolve();
+      await until(() => confirmed.length === 3);
+      expect(await s2.writes.flush()).toBe(true);
+    });
+
+    it('is not used when every write must check its session\'s owner', () => {
+      const storage = { commit: async () => {}, commitMany: async () => {} };
+      expect(new SharedCommits(storage).lists).toBe(true);
+      expect(new SharedCommits({ ...storage, fenced: true }).lists).toBe(false);
+      expect(new SharedCommits({ commit: async () => {} }).lists).toBe(false);
+    });
+  });
+
   describe('poked by any room event while one turn of the event loop lasts', () => {
     /** Rooms on one instance's shared commits, with a clock the test moves and transactions it lets through. */
     function instance(options: { overdueMs?: number; fullBatches?: number } = {}) {
       let nowMs = 0;
       const transactions: { sessions: string[]; resolve: () => void }[] = [];
-      const transaction = (batches: CommitBatch[]) => new Promise<void>((resolve) => transactions.push({ sessions: batches.map((b) => b.sessionId), resolve }));
+      // The sessions of a transaction: those of its listed answers, then its batches'.
+      const transaction = (batches: CommitBatch[], listed: AnswerWrite[] = []) =>
+        new Promise<void>((resolve) => transactions.push({ sessions: [...listed.map((a) => a.sessionId), ...batches.map((b) => b.sessionId)], resolve }));
       // One batch alone goes through `commit`, several through `commitMany`.
       const storage = { commit: (batch: CommitBatch) => transaction([batch]), commitMany: transaction };
       const shared = new SharedCommits(storage, { minGapMs: 20, overdueMs: 20, ...options, now: () => nowMs });

@@ -18,6 +18,12 @@
  * four times the write syscalls) of one commit per 10 ms, for confirmations at most 10 ms sooner.
  * A lone answer after a quiet moment is still committed at the end of its turn.
  *
+ * With the instance's shared commits, an answer of a room that has nothing else on its way to
+ * storage goes on the instance's list instead (shared-commits.ts): no batch of the room's own.
+ * The room then hands over nothing more until those answers are committed, unless it does so
+ * before their transaction starts (the list is written ahead of every batch); a flush waits for
+ * them; and if their transaction fails, they come back and are committed before the rest.
+ *
  * A failed write is logged and retried (write-retry.ts), in order, so nothing is lost while the
  * database is away; confirmations simply wait, and the room keeps time meanwhile. Once closing,
  * a write gives up after a few attempts, and its confirmations are never sent (a promise not
@@ -25,7 +31,7 @@
  */
 import type { ScoreWrite } from '../engine/index.js';
 import type { RoomLog } from './broadcaster.js';
-import { type CommitDone, reportTo, type SharedCommits } from './shared-commits.js';
+import { type CommitDone, type ListOwner, reportTo, type SharedCommits } from './shared-commits.js';
 import type { AnswerWrite, CommitBatch, SnapshotWrite } from './storage.js';
 // The retry policy while storage is down (DESIGN §16) lives in write-retry.ts.
 import { retryWrite } from './write-retry.js';
@@ -72,6 +78,14 @@ class Gathering {
   /** Set once settled: an empty batch settles before `commitNow` asks for its promise. */
   private outcome: boolean | null = null;
 
+  /** A batch of answers given back from the instance's list, with their confirmations. */
+  static of(answers: AnswerWrite[], confirms: (() => void)[]): Gathering {
+    const batch = new Gathering();
+    batch.answers = answers;
+    batch.onCommitted = confirms;
+    return batch;
+  }
+
   /** Adds an answer and its confirmation; returns how many answers the batch holds. */
   add(answer: AnswerWrite, confirm: () => void): number {
     if (this.answers === NO_ANSWERS) {
@@ -113,9 +127,10 @@ export interface GroupCommitOptions {
    * The instance's shared commits: each batch's first attempt goes to `hand`, without a promise
    * (`done` once committed or refused; a refused batch is retried through `commit`, write-retry.ts),
    * and a batch waiting for this room's immediate or timer is registered with `waitFor`, so a poke
-   * may hand it over sooner. Without it, batches go to `commit`.
+   * may hand it over sooner. Answers go on its list when it `lists` and the room has nothing else
+   * on the way. Without it, batches go to `commit`.
    */
-  shared?: Pick<SharedCommits, 'hand' | 'waitFor' | 'unwait'>;
+  shared?: Pick<SharedCommits, 'hand' | 'waitFor' | 'unwait' | 'list' | 'lists' | 'generation'>;
   /** How long the first answer of a batch waits for others to join it; 0: until the end of this event-loop turn. */
   windowMs: number;
   /**
@@ -137,25 +152,40 @@ export interface GroupCommitOptions {
   log: RoomLog;
 }
 
-export class GroupCommit {
+export class GroupCommit implements ListOwner {
   private gathering = new Gathering();
   private timer: NodeJS.Timeout | null = null;
   private immediate: NodeJS.Immediate | null = null;
   private timerDueMs = Infinity;
   private running = false;
+  /** The batch in flight (`running`) and what was written for it: listed answers given back join it in front. */
+  private inFlight: { batch: Gathering; write: CommitBatch } | null = null;
+  /** Answers on the instance's list, not committed yet; all listed while its `generation` was `listedIn`. */
+  private listed = 0;
+  private listedIn = -1;
+  /** A drain waits for the listed answers to be committed. */
+  private afterListed = false;
   private refresh = false;
   private closing = false;
   private lastCommitAtMs = Number.NEGATIVE_INFINITY;
 
   constructor(private readonly options: GroupCommitOptions) {}
 
-  /** Answers gathered and not yet committed (for tests and diagnostics). */
+  /** Answers gathered or listed and not yet committed (for tests and diagnostics). */
   get pendingAnswers(): number {
-    return this.gathering.answers.length;
+    return this.gathering.answers.length + this.listed;
   }
 
   /** Adds an answer; `confirm` runs once it is committed, never before. */
   addAnswer(answer: AnswerWrite, confirm: () => void): void {
+    const { shared } = this.options;
+    // Nothing of the room's on the way but answers listed for the same transaction: on the list.
+    if (shared?.lists && !this.running && !this.closing && this.gathering.isEmpty && (this.listed === 0 || this.listedIn === shared.generation)) {
+      this.listedIn = shared.generation;
+      this.listed++;
+      shared.list(answer, confirm, this);
+      return;
+    }
     if (this.gathering.add(answer, confirm) >= (this.options.maxBatchAnswers ?? DEFAULT_MAX_BATCH_ANSWERS)) this.kick();
     else this.schedule(Math.max(this.options.windowMs, this.lastCommitAtMs + (this.options.minGapMs ?? DEFAULT_MIN_GAP_MS) - this.now()));
   }
@@ -219,7 +249,8 @@ export class GroupCommit {
   }
 
   private schedule(delayMs: number): void {
-    if (this.running || this.immediate !== null) return; // taken as soon as the write in flight is done, or this turn ends
+    // Taken as soon as the write in flight (or the listed answers) is done, or this turn ends.
+    if (this.running || this.immediate !== null || this.afterListed) return;
     if (this.timer === null) this.options.shared?.waitFor(this.kicked);
     if (delayMs <= 0) {
       this.immediate = setImmediate(() => this.kick());
@@ -256,18 +287,29 @@ export class GroupCommit {
    * games a batch is mostly one answer, and those were a sixth of the room path's garbage (issue 26).
    */
   private drain(): void {
+    // Listed answers already on their way: what comes after them waits for them.
+    if (this.listed > 0 && this.listedIn !== this.options.shared!.generation) {
+      this.afterListed = true;
+      return;
+    }
     const batch = this.gathering;
     if (this.refresh && !batch.snapshot) batch.snapshot = this.options.refreshSnapshot();
     this.refresh = false;
     if (batch.isEmpty) {
-      // Nothing to store: whoever waits for it (a flush) is told at once.
-      if (batch.awaited) {
+      // Nothing to store: whoever waits for it (a flush) is told at once, or once the listed answers are in.
+      if (batch.awaited && this.listed > 0) this.afterListed = true;
+      else if (batch.awaited) {
         this.gathering = new Gathering();
         batch.settle(true);
       }
       return;
     }
     this.gathering = new Gathering();
+    this.send(batch);
+  }
+
+  /** Hands a batch over (or commits it): the room's one write in flight. */
+  private send(batch: Gathering): void {
     // Only what the batch carries: most are one answer, with no scores, askings or newcomers.
     const write: CommitBatch = { sessionId: this.options.sessionId, answers: batch.answers, scores: batch.scores ? [...batch.scores.values()] : NO_SCORES };
     if (batch.askings) write.askings = batch.askings;
@@ -275,6 +317,7 @@ export class GroupCommit {
     if (batch.autoRotate !== undefined) write.autoRotate = batch.autoRotate;
     if (batch.joined?.length) write.joined = batch.joined;
     this.running = true;
+    this.inFlight = { batch, write };
     this.lastCommitAtMs = this.now();
     const done: CommitDone = (failed, err) => {
       if (!failed) this.written(batch, true);
@@ -284,20 +327,49 @@ export class GroupCommit {
     else reportTo(done, this.options.commit(write));
   }
 
+  /** ListOwner: a listed answer is committed. */
+  listedCommitted(confirm: () => void): void {
+    this.confirm(confirm);
+    if (--this.listed > 0 || !this.afterListed) return;
+    this.afterListed = false;
+    if (!this.running) this.safely(() => this.drain());
+  }
+
+  /**
+   * ListOwner: the listed answers' transaction failed. They go in front of the batch this room
+   * handed over to the same transaction, if any; otherwise they are a batch of their own, handed
+   * over (and retried) before whatever the room gathered since.
+   */
+  listedReturned(answers: AnswerWrite[], confirms: (() => void)[]): void {
+    this.listed -= answers.length;
+    this.afterListed = false;
+    this.safely(() => {
+      const inFlight = this.inFlight;
+      if (inFlight) {
+        // In place: the shared commits are about to write this very object alone.
+        inFlight.write.answers = answers.concat(inFlight.write.answers);
+        inFlight.batch.onCommitted = confirms.concat(inFlight.batch.onCommitted);
+        return;
+      }
+      this.send(Gathering.of(answers, confirms));
+    });
+  }
+
+  private confirm(confirm: () => void): void {
+    try {
+      confirm();
+    } catch (err) {
+      // A bug: the answer is stored; the batch's other confirmations and the room's writes go on.
+      this.options.log.error({ err, sessionId: this.options.sessionId }, 'confirming a committed answer failed');
+    }
+  }
+
   /** A batch's outcome: its confirmations go out (committed), its waiters are told, and the next batch goes. */
   private written(batch: Gathering, committed: boolean): void {
-    if (committed) {
-      for (const confirm of batch.onCommitted) {
-        try {
-          confirm();
-        } catch (err) {
-          // A bug: the answer is stored; the batch's other confirmations and the room's writes go on.
-          this.options.log.error({ err, sessionId: this.options.sessionId }, 'confirming a committed answer failed');
-        }
-      }
-    }
+    if (committed) for (const confirm of batch.onCommitted) this.confirm(confirm);
     batch.settle(committed);
     this.running = false;
+    this.inFlight = null;
     // Called from the shared commits' loop over every room of a transaction: a bug here must not keep the others waiting.
     this.safely(() => this.drain());
   }

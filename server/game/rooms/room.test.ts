@@ -10,7 +10,7 @@ import { RoomManager } from './manager.js';
 import { MemoryRoomStorage } from './memory-storage.js';
 import type { RoomMember } from './room.js';
 import { OVERDUE_MS } from './shared-commits.js';
-import type { CommitBatch } from './storage.js';
+import type { AnswerWrite, CommitBatch } from './storage.js';
 
 type Delivery = { to: string; message: ServerMessage };
 
@@ -307,7 +307,9 @@ describe('Room', () => {
   it('a room event writes the batches overdue for their commit, before the turn ends', async () => {
     // Shared commits (one transaction per turn for every session) need a storage that writes several batches at once.
     class SharingStorage extends MemoryRoomStorage {
-      async commitMany(batches: CommitBatch[]): Promise<void> {
+      async commitMany(batches: CommitBatch[], listed: AnswerWrite[] = []): Promise<void> {
+        // The instance's listed answers first (all of this test's one session), as a batch of their own.
+        if (listed.length > 0) await this.commit({ sessionId: SESSION, answers: listed, scores: [] });
         for (const batch of batches) await this.commit(batch);
       }
     }

@@ -63,7 +63,7 @@ export interface RoomDeps {
   /** How long the first answer of a group commit waits for others to share its transaction. */
   commitWindowMs: number;
   /** The instance's shared commits (shared-commits.ts): batches of sessions committing in the same turn share a transaction. Without it, the room commits alone. */
-  commits?: Pick<SharedCommits, 'commit' | 'hand' | 'waitFor' | 'unwait' | 'poke'>;
+  commits?: Pick<SharedCommits, 'commit' | 'hand' | 'waitFor' | 'unwait' | 'poke' | 'list' | 'lists' | 'generation'>;
   /** Called (from the room's queue) when nobody holds a room that is not live any more. */
   onUnused(room: Room): void;
   /**

@@ -25,7 +25,7 @@ describe.each(DIALECTS)('commits shared across sessions on %s', (dialect) => {
     const commitMany = storage.commitMany.bind(storage);
     const commit = storage.commit.bind(storage);
     transactions = 0;
-    storage.commitMany = (batches) => (transactions++, commitMany(batches));
+    storage.commitMany = (batches, answers) => (transactions++, commitMany(batches, answers));
     storage.commit = (batch) => (transactions++, commit(batch));
   });
   afterAll(async () => {

@@ -25,8 +25,18 @@
  * room event `poke`s: once a room's batch has waited `OVERDUE_MS`, or `FULL_BATCHES` sessions'
  * batches wait, and no transaction is in flight, the waiting rooms hand over at once (with
  * whatever was handed over meanwhile) and the transaction runs inside whatever phase is running.
+ *
+ * The list: an answer of a room with nothing else on its way to storage (most answers of a
+ * thousand small games) is not made a batch of its room at all; the room puts it on the
+ * instance's list (`list`), and the next transaction writes the whole list ahead of the rooms'
+ * batches, then sends its confirmations before the batches' outcomes. A batch, an immediate and a
+ * callback per answer were a few percent of a round at 1,000 sessions (docs/PERFORMANCE.md,
+ * session 65). If that transaction fails, each room gets its listed answers back
+ * (`ListOwner.listedReturned`) and commits them before anything it handed over since, as it
+ * would a batch of its own. Not in multi-instance mode, where every write checks its session's
+ * owner (`RoomStorage.fenced`).
  */
-import type { CommitBatch, RoomStorage } from './storage.js';
+import type { AnswerWrite, CommitBatch, RoomStorage } from './storage.js';
 
 /**
  * A shared transaction starts at least this long after the previous one started. Every commit
@@ -72,8 +82,26 @@ interface Pending {
   done: CommitDone;
 }
 
+/** A room whose answers go on the list (group-commit.ts). */
+export interface ListOwner {
+  /** A listed answer of this room is committed: its confirmation goes out, in the room's order. */
+  listedCommitted(confirm: () => void): void;
+  /** The transaction failed: the room's listed answers of it, in order, to commit before anything else of the room. */
+  listedReturned(answers: AnswerWrite[], confirms: (() => void)[]): void;
+}
+
+/** Answers on the list, with their confirmations and rooms: side by side, not an object per answer. */
+class Listed {
+  readonly answers: AnswerWrite[] = [];
+  readonly confirms: (() => void)[] = [];
+  readonly owners: ListOwner[] = [];
+}
+
 export class SharedCommits {
   private gathering: Pending[] = [];
+  private listed = new Listed();
+  /** Transactions started: what was handed over or listed while this is unchanged goes in the next one. */
+  private started = 0;
   private scheduled: NodeJS.Timeout | NodeJS.Immediate | null = null;
   private running = false;
   private lastStartedAtMs = Number.NEGATIVE_INFINITY;
@@ -92,14 +120,23 @@ export class SharedCommits {
   private readonly fullBatches: number;
   private readonly now: () => number;
 
+  /** Answers may go on the list (`list`): the storage writes several sessions at once, unfenced. */
+  readonly lists: boolean;
+
   constructor(
-    private readonly storage: Pick<RoomStorage, 'commit' | 'commitMany'>,
+    private readonly storage: Pick<RoomStorage, 'commit' | 'commitMany' | 'fenced'>,
     options: { minGapMs?: number; overdueMs?: number; fullBatches?: number; now?: () => number } = {},
   ) {
     this.minGapMs = options.minGapMs ?? SHARED_COMMIT_GAP_MS;
     this.overdueMs = options.overdueMs ?? OVERDUE_MS;
     this.fullBatches = options.fullBatches ?? FULL_BATCHES;
     this.now = options.now ?? (() => performance.now());
+    this.lists = storage.commitMany !== undefined && !storage.fenced;
+  }
+
+  /** Changes when a transaction starts: a room's answers listed under the same value have not gone out yet. */
+  get generation(): number {
+    return this.started;
   }
 
   /** Commits the batch with whatever other sessions hand over in the same turn; resolves once it is durable. */
@@ -119,6 +156,21 @@ export class SharedCommits {
       return;
     }
     this.gathering.push({ batch, done });
+    this.schedule();
+  }
+
+  /**
+   * Puts a room's answer on the list (only when `lists`): written ahead of every batch in the next
+   * transaction, then `owner.listedCommitted(confirm)`. The room must hand over nothing of its own
+   * until its listed answers are committed, unless it does so before `generation` changes.
+   */
+  list(answer: AnswerWrite, confirm: () => void, owner: ListOwner): void {
+    const { listed } = this;
+    listed.answers.push(answer);
+    listed.confirms.push(confirm);
+    listed.owners.push(owner);
+    // An answer listed waits as it would have in its room's own batch (`poke`).
+    if (this.waitingSinceMs === Infinity) this.waitingSinceMs = this.now();
     this.schedule();
   }
 
@@ -143,14 +195,18 @@ export class SharedCommits {
   poke(): void {
     if (this.running || this.waitingSinceMs === Infinity) return;
     const nowMs = this.now();
-    const due = nowMs - this.waitingSinceMs >= this.overdueMs || this.waiting.size + this.gathering.length >= this.fullBatches;
+    const due = nowMs - this.waitingSinceMs >= this.overdueMs || this.waiting.size + this.gathering.length + this.listed.answers.length >= this.fullBatches;
     if (!due || nowMs - this.lastStartedAtMs < this.minGapMs) return;
     for (const kick of this.waiting) kick();
     this.waiting.clear();
     // What the hand-overs scheduled (or was scheduled before) is this transaction.
     this.cancelScheduled();
-    if (this.gathering.length > 0) void this.drain();
+    if (this.hasWork) void this.drain();
     else this.waitingSinceMs = Infinity;
+  }
+
+  private get hasWork(): boolean {
+    return this.gathering.length > 0 || this.listed.answers.length > 0;
   }
 
   private cancelScheduled(): void {
@@ -169,7 +225,7 @@ export class SharedCommits {
     if (this.scheduled !== null || this.running) return;
     const go = () => {
       this.scheduled = null;
-      if (this.gathering.length > 0) void this.drain();
+      if (this.hasWork) void this.drain();
     };
     const waitMs = this.lastStartedAtMs + this.minGapMs - this.now();
     this.scheduled = waitMs > 0 ? setTimeout(go, waitMs) : setImmediate(go);
@@ -179,27 +235,39 @@ export class SharedCommits {
     this.running = true;
     try {
       const group = this.gathering;
+      const listed = this.listed;
       this.gathering = [];
+      this.listed = new Listed();
+      this.started++;
       this.lastStartedAtMs = this.now();
       // Rooms still waiting on a timer of their own wait from now on, for the next one.
       this.waitingSinceMs = this.waiting.size > 0 ? this.lastStartedAtMs : Infinity;
-      await this.write(group);
+      await this.write(group, listed);
     } finally {
       this.running = false;
-      // Handed over while it ran: the next one, after the gap.
-      if (this.gathering.length > 0) this.schedule();
+      // Handed over or listed while it ran: the next one, after the gap.
+      if (this.hasWork) this.schedule();
     }
   }
 
-  private async write(group: Pending[]): Promise<void> {
-    if (group.length === 1) return this.alone(group[0]);
+  private async write(group: Pending[], listed: Listed): Promise<void> {
+    if (group.length === 1 && listed.answers.length === 0) return this.alone(group[0]);
     try {
-      await this.storage.commitMany!(group.map((p) => p.batch));
+      await this.storage.commitMany!(
+        group.map((p) => p.batch),
+        listed.answers,
+      );
     } catch {
-      // Someone's batch spoiled the shared transaction (nothing of it is stored): each on its own.
+      // Someone's batch spoiled the shared transaction (nothing of it is stored): the listed
+      // answers back to their rooms first (each puts its own in front of its batch here, if it
+      // has one), then each batch on its own.
+      returnListed(listed);
       await Promise.all(group.map((p) => this.alone(p)));
       return;
     }
+    // The answers' confirmations before any batch's outcome: a step's results come after them.
+    const { confirms, owners } = listed;
+    for (let i = 0; i < owners.length; i++) owners[i].listedCommitted(confirms[i]);
     for (const p of group) p.done(false);
   }
 
@@ -212,4 +280,16 @@ export class SharedCommits {
     }
     p.done(false);
   }
+}
+
+/** Each room's listed answers of a failed transaction, back to it in order. */
+function returnListed(listed: Listed): void {
+  const byOwner = new Map<ListOwner, { answers: AnswerWrite[]; confirms: (() => void)[] }>();
+  listed.owners.forEach((owner, i) => {
+    let mine = byOwner.get(owner);
+    if (!mine) byOwner.set(owner, (mine = { answers: [], confirms: [] }));
+    mine.answers.push(listed.answers[i]);
+    mine.confirms.push(listed.confirms[i]);
+  });
+  for (const [owner, mine] of byOwner) owner.listedReturned(mine.answers, mine.confirms);
 }

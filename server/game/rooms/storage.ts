@@ -80,7 +80,13 @@ export interface RoomStorage {
   /**
    * Writes the batches of several sessions in one transaction, all or nothing (shared-commits.ts);
    * each batch as `commit` would, its session's fence included. Optional: without it every batch
-   * is committed on its own.
+   * is committed on its own. `answers`, of any sessions, are written first, as a batch's answers
+   * would be (the instance's list of answers, shared-commits.ts); never given when `fenced`.
    */
-  commitMany?(batches: CommitBatch[]): Promise<void>;
+  commitMany?(batches: CommitBatch[], answers?: AnswerWrite[]): Promise<void>;
+  /**
+   * Every write checks its session's owner first (multi-instance mode): answers may then only go
+   * in a batch of their session, whose write checks it.
+   */
+  readonly fenced?: boolean;
 }
