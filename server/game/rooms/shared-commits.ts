@@ -30,11 +30,11 @@
  * thousand small games) is not made a batch of its room at all; the room puts it on the
  * instance's list (`list`), and the next transaction writes the whole list ahead of the rooms'
  * batches, then sends its confirmations before the batches' outcomes. A batch, an immediate and a
- * callback per answer were a few percent of a round at 1,000 sessions (docs/PERFORMANCE.md,
- * session 65). If that transaction fails, each room gets its listed answers back
- * (`ListOwner.listedReturned`) and commits them before anything it handed over since, as it
- * would a batch of its own. Not in multi-instance mode, where every write checks its session's
- * owner (`RoomStorage.fenced`).
+ * callback per answer were a fifth to a third of the room path's CPU at 1,000 sessions × 10
+ * phones (`npm run bench -- rooms`, docs/PERFORMANCE.md, session 65). If that transaction fails,
+ * each room gets its listed answers back (`ListOwner.listedReturned`) and commits them before
+ * anything it handed over since, as it would a batch of its own. Not in multi-instance mode,
+ * where every write checks its session's owner (`RoomStorage.fenced`).
  */
 import type { AnswerWrite, CommitBatch, RoomStorage } from './storage.js';
 
