@@ -271,11 +271,11 @@ describe('group commit', () => {
 
   describe("the instance's list of answers", () => {
     /** Rooms on one instance's shared commits over a storage whose transactions the test lets through or fails. */
-    function instance() {
+    function instance(options: { fullBatches?: number } = {}) {
       const transactions: { listed: string[]; batches: CommitBatch[]; resolve: () => void; reject: (err: Error) => void }[] = [];
       const transaction = (batches: CommitBatch[], listed: AnswerWrite[] = []) =>
         new Promise<void>((resolve, reject) => transactions.push({ listed: listed.map((a) => a.playerId), batches, resolve, reject }));
-      const shared = new SharedCommits({ commit: (batch) => transaction([batch]), commitMany: transaction }, { minGapMs: 0 });
+      const shared = new SharedCommits({ commit: (batch) => transaction([batch]), commitMany: transaction }, { minGapMs: 0, ...options });
       const confirmed: string[] = [];
       const room = (sessionId: string) => {
         const writes = new GroupCommit({ sessionId, commit: (batch) => shared.commit(batch), shared, windowMs: 0, refreshSnapshot: () => undefined, log: silentLog });
@@ -379,6 +379,20 @@ describe('group commit', () => {
       transactions[3].resolve();
       await until(() => confirmed.length === 3);
       expect(await s2.writes.flush()).toBe(true);
+    });
+
+    it('counts the rooms on the list, not their answers, toward a full transaction', async () => {
+      const { shared, transactions, confirmed, room } = instance({ fullBatches: 3 });
+      const s1 = room('s1');
+      for (const p of ['ann', 'bob', 'cid']) s1.answerFrom(p);
+      shared.poke(); // the same synchronous stretch: no immediate has run
+      expect(transactions).toHaveLength(0); // one session's answers, however many
+      room('s2').answerFrom('dan');
+      room('s3').answerFrom('eve');
+      shared.poke();
+      expect(transactions.map((t) => t.listed)).toEqual([['ann', 'bob', 'cid', 'dan', 'eve']]);
+      transactions[0].resolve();
+      await until(() => confirmed.length === 5);
     });
 
     it('is not used when every write must check its session\'s owner', () => {

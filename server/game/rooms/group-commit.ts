@@ -182,8 +182,7 @@ export class GroupCommit implements ListOwner {
     // Nothing of the room's on the way but answers listed for the same transaction: on the list.
     if (shared?.lists && !this.running && !this.closing && this.gathering.isEmpty && (this.listed === 0 || this.listedIn === shared.generation)) {
       this.listedIn = shared.generation;
-      this.listed++;
-      shared.list(answer, confirm, this);
+      shared.list(answer, confirm, this, this.listed++ === 0);
       return;
     }
     if (this.gathering.add(answer, confirm) >= (this.options.maxBatchAnswers ?? DEFAULT_MAX_BATCH_ANSWERS)) this.kick();

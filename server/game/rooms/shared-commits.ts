@@ -95,6 +95,8 @@ class Listed {
   readonly answers: AnswerWrite[] = [];
   readonly confirms: (() => void)[] = [];
   readonly owners: ListOwner[] = [];
+  /** How many rooms the answers are of: `FULL_BATCHES` counts sessions, as their batches would have. */
+  rooms = 0;
 }
 
 export class SharedCommits {
@@ -163,12 +165,14 @@ export class SharedCommits {
    * Puts a room's answer on the list (only when `lists`): written ahead of every batch in the next
    * transaction, then `owner.listedCommitted(confirm)`. The room must hand over nothing of its own
    * until its listed answers are committed, unless it does so before `generation` changes.
+   * `firstOfRoom`: the room's first answer on this list.
    */
-  list(answer: AnswerWrite, confirm: () => void, owner: ListOwner): void {
+  list(answer: AnswerWrite, confirm: () => void, owner: ListOwner, firstOfRoom: boolean): void {
     const { listed } = this;
     listed.answers.push(answer);
     listed.confirms.push(confirm);
     listed.owners.push(owner);
+    if (firstOfRoom) listed.rooms++;
     // An answer listed waits as it would have in its room's own batch (`poke`).
     if (this.waitingSinceMs === Infinity) this.waitingSinceMs = this.now();
     this.schedule();
@@ -195,7 +199,7 @@ export class SharedCommits {
   poke(): void {
     if (this.running || this.waitingSinceMs === Infinity) return;
     const nowMs = this.now();
-    const due = nowMs - this.waitingSinceMs >= this.overdueMs || this.waiting.size + this.gathering.length + this.listed.answers.length >= this.fullBatches;
+    const due = nowMs - this.waitingSinceMs >= this.overdueMs || this.waiting.size + this.gathering.length + this.listed.rooms >= this.fullBatches;
     if (!due || nowMs - this.lastStartedAtMs < this.minGapMs) return;
     for (const kick of this.waiting) kick();
     this.waiting.clear();
