@@ -84,7 +84,8 @@ describe('lifecycle events across instances (real Redis)', () => {
     // ...and once with its clock behind: the new entries' ids are lower than the last one B read.
     await redis.del(keys.lifecycle);
     await redis.xadd(keys.lifecycle, '1-1', 'm', JSON.stringify({ event: 'deleted', args: ['s9'], o: 'c:1' }));
-    await waitUntil('B has the event with a lower id', () => b.seen.length === 3, 15_000);
+    // Each instance reads on its own: A (whose own events these were not) may come after B.
+    await waitUntil('both have the event with a lower id', () => b.seen.length === 3 && a.seen.length === 3, 15_000);
     expect(b.seen).toEqual(['started s1', 'stopped s1', 'deleted s9']);
     expect(a.seen).toEqual(['started s1', 'stopped s1', 'deleted s9']);
   });
