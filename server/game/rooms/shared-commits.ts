@@ -257,10 +257,7 @@ export class SharedCommits {
   private async write(group: Pending[], listed: Listed): Promise<void> {
     if (group.length === 1 && listed.answers.length === 0) return this.alone(group[0]);
     try {
-      await this.storage.commitMany!(
-        group.map((p) => p.batch),
-        listed.answers,
-      );
+      await this.storage.commitMany!(group.map((p) => p.batch), listed.answers);
     } catch {
       // Someone's batch spoiled the shared transaction (nothing of it is stored): the listed
       // answers back to their rooms first (each puts its own in front of its batch here, if it
