@@ -88,42 +88,41 @@ export async function measureCommitCost(options: CommitCostOptions): Promise<Com
       currentQuestionIndex: 0,
     });
     type Session = (typeof sessions)[number];
-    /** Each group of `per-commit` sessions in one shared commit: their batches, or (the answers) their listed answers. */
-    const inGroups = async (batchOf: (session: Session) => CommitBatch) => {
+    /** Each group of `per-commit` sessions in one shared commit: what `write` makes of the group. */
+    const inGroups = async (write: (group: Session[]) => Promise<void>) => {
       let cpu = 0;
       for (let first = 0; first < sessions.length; first += options.perCommit) {
-        const batches = sessions.slice(first, first + options.perCommit).map(batchOf);
-        // An answer of a room with nothing else on the way goes on the instance's list, not in a batch.
-        const listed = batches.every((b) => b.scores.length === 0 && !b.snapshot && !b.askings);
-        cpu += await cpuOf(() => (listed ? storage.commitMany([], batches.flatMap((b) => b.answers)) : storage.commitMany(batches)));
+        const group = sessions.slice(first, first + options.perCommit);
+        cpu += await cpuOf(() => write(group));
       }
       return cpu;
     };
+    const batches = (batchOf: (session: Session) => CommitBatch) => (group: Session[]) => storage.commitMany(group.map(batchOf));
     const cpu = { answers: 0, close: 0, settle: 0, quiet: 0 };
     for (let asking = 1; asking <= options.rounds; asking++) {
       for (let phone = 0; phone < options.phones; phone++) {
-        cpu.answers += await inGroups((s) => ({
-          sessionId: s.id,
-          scores: [],
-          answers: [
-            {
+        // A room with nothing else on the way puts its answer on the instance's list, not in a batch.
+        cpu.answers += await inGroups((group) =>
+          storage.commitMany(
+            [],
+            group.map((s) => ({
               sessionId: s.id,
               playerId: s.players[phone],
               asking,
               answer: { questionId: question.id, selectedIndex: phone % 4, isCorrect: phone % 4 === 2, pointsEarned: phone % 4 === 2 ? 80 : 0, elapsedMs: 400 + phone, answeredAtMs: t0 + phone },
-            },
-          ],
-        }));
+            })),
+          ),
+        );
       }
-      cpu.close += await inGroups((s) => ({
+      cpu.close += await inGroups(batches((s) => ({
         sessionId: s.id,
         answers: [],
         askings: [{ asking, questionId: question.id, askedAtMs: t0 }],
         scores: s.players.map((playerId, i) => ({ playerId, pointsTotal: asking * 80 + i, reachedAtMs: t0 + i })),
         snapshot: snapshot(asking),
-      }));
-      cpu.settle += await inGroups((s) => ({ sessionId: s.id, answers: [], scores: [], snapshot: snapshot(asking) }));
-      cpu.quiet += await inGroups((s) => ({ sessionId: s.id, answers: [], scores: [], snapshot: snapshot(asking) }));
+      })));
+      cpu.settle += await inGroups(batches((s) => ({ sessionId: s.id, answers: [], scores: [], snapshot: snapshot(asking) })));
+      cpu.quiet += await inGroups(batches((s) => ({ sessionId: s.id, answers: [], scores: [], snapshot: snapshot(asking) })));
     }
     const answers = options.sessions * options.phones * options.rounds;
     const [{ count }] = await store.db

@@ -104,16 +104,16 @@ export class DbRoomStorage implements RoomStorage {
    * Several sessions' batches in one transaction (SharedCommits). No foreign-key filtering here:
    * if any row is refused the whole transaction fails and SharedCommits writes each batch alone
    * through `commit`, which filters. In session order, so two instances' transactions (a handover
-   * in flight) lock the sessions' rows in the same order on PostgreSQL. The loose `answers` (the
+   * in flight) lock the sessions' rows in the same order on PostgreSQL. The `listed` answers (the
    * instance's list) go first: each of them was listed before anything its room handed over since.
    */
-  async commitMany(batches: CommitBatch[], answers: AnswerWrite[] = []): Promise<void> {
+  async commitMany(batches: CommitBatch[], listed: AnswerWrite[] = []): Promise<void> {
     // Unfenced answers would be stored for a session this instance may no longer own.
-    if (answers.length > 0 && this.fence) throw new Error('answers outside a batch cannot be fenced');
+    if (listed.length > 0 && this.fence) throw new Error('answers outside a batch cannot be fenced');
     const ordered = [...batches].sort((a, b) => (a.sessionId < b.sessionId ? -1 : a.sessionId > b.sessionId ? 1 : 0));
-    if (this.commitNow(ordered, answers)) return;
+    if (this.commitNow(ordered, listed)) return;
     await this.store.scores.transaction(async (trx) => {
-      if (answers.length > 0) await this.store.scores.logAnswers(trx, answers.map(answerRowOf));
+      if (listed.length > 0) await this.store.scores.logAnswers(trx, listed.map(answerRowOf));
       for (const batch of ordered) await this.writeBatch(trx, batch, false);
     });
   }
@@ -123,7 +123,7 @@ export class DbRoomStorage implements RoomStorage {
    * connection free: ScoreRepository.transactionNow); false when that cannot be, nothing written.
    * A foreign key refusing a row throws as the asynchronous path does, and `commit` retries it filtered.
    */
-  private commitNow(batches: CommitBatch[], loose: AnswerWrite[] = []): boolean {
+  private commitNow(batches: CommitBatch[], listed: AnswerWrite[] = []): boolean {
     if (this.fence) return false;
     const { scores, liveWrites } = this.store;
     return scores.transactionNow(() => {
@@ -131,8 +131,8 @@ export class DbRoomStorage implements RoomStorage {
       // Every batch's answers and scores in a few multi-row statements (issue 26: at 1,000
       // sessions a transaction carries dozens of small batches). The answers go first, so each
       // settle below finds its session's among them, as when each batch logged its own; the
-      // loose ones before the batches' (listed earlier).
-      const answers: AnswerRow[] = loose.map(answerRowOf);
+      // listed ones before the batches' (listed earlier).
+      const answers: AnswerRow[] = listed.map(answerRowOf);
       for (const plan of plans) for (const answer of plan.answers) answers.push(answer);
       if (answers.length > 0) scores.logAnswersNow(answers);
       for (const plan of plans) {

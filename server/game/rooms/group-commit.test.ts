@@ -225,15 +225,20 @@ describe('group commit', () => {
     await until(() => confirmed.length === 2);
   });
 
-  it("a room whose next batch fails to build does not keep the other rooms of its shared transaction waiting", async () => {
-    const shared = new SharedCommits({ commit: async () => {}, commitMany: async () => {} });
+  /** Two rooms on shared commits over `commitMany`; the first one's roster snapshot throws (a bug). */
+  function brokenAndFine(commitMany: () => Promise<void>) {
+    const shared = new SharedCommits({ commit: async () => {}, commitMany });
     const errors: string[] = [];
     const log = { ...silentLog, error: (_d: object, message: string) => errors.push(message) };
     const broken = new GroupCommit({ sessionId: 's1', commit: async () => {}, shared, windowMs: 0, log, refreshSnapshot: () => {
       throw new Error('a bug while building the roster');
     } });
     const fine = new GroupCommit({ sessionId: 's2', commit: async () => {}, shared, windowMs: 0, log, refreshSnapshot: () => undefined });
-    const confirmed: string[] = [];
+    return { broken, fine, errors, confirmed: [] as string[] };
+  }
+
+  it("a room whose next batch fails to build does not keep the other rooms of its shared transaction waiting", async () => {
+    const { broken, fine, errors, confirmed } = brokenAndFine(async () => {});
     // Newcomers first, so that the answers join the rooms' own batches rather than the instance's list.
     broken.addJoined('ann');
     fine.addJoined('bob');
@@ -248,14 +253,7 @@ describe('group commit', () => {
 
   it('a room whose batch after its listed answers fails to build does not keep the other rooms waiting', async () => {
     let release = () => {};
-    const shared = new SharedCommits({ commit: async () => {}, commitMany: () => new Promise<void>((resolve) => (release = resolve)) });
-    const errors: string[] = [];
-    const log = { ...silentLog, error: (_d: object, message: string) => errors.push(message) };
-    const broken = new GroupCommit({ sessionId: 's1', commit: async () => {}, shared, windowMs: 0, log, refreshSnapshot: () => {
-      throw new Error('a bug while building the roster');
-    } });
-    const fine = new GroupCommit({ sessionId: 's2', commit: async () => {}, shared, windowMs: 0, log, refreshSnapshot: () => undefined });
-    const confirmed: string[] = [];
+    const { broken, fine, errors, confirmed } = brokenAndFine(() => new Promise<void>((resolve) => (release = resolve)));
     broken.addAnswer(answer('ann'), () => confirmed.push('ann'));
     fine.addAnswer({ ...answer('bob'), sessionId: 's2' }, () => confirmed.push('bob'));
     expect([broken.pendingAnswers, fine.pendingAnswers]).toEqual([1, 1]); // both on the list

@@ -157,8 +157,7 @@ export class GroupCommit implements ListOwner {
   private timer: NodeJS.Timeout | null = null;
   private immediate: NodeJS.Immediate | null = null;
   private timerDueMs = Infinity;
-  private running = false;
-  /** The batch in flight (`running`) and what was written for it: listed answers given back join it in front. */
+  /** The room's one batch in flight and what was written for it: listed answers given back join it in front. */
   private inFlight: { batch: Gathering; write: CommitBatch } | null = null;
   /** Answers on the instance's list, not committed yet; all listed while its `generation` was `listedIn`. */
   private listed = 0;
@@ -180,7 +179,7 @@ export class GroupCommit implements ListOwner {
   addAnswer(answer: AnswerWrite, confirm: () => void): void {
     const { shared } = this.options;
     // Nothing of the room's on the way but answers listed for the same transaction: on the list.
-    if (shared?.lists && !this.running && !this.closing && this.gathering.isEmpty && (this.listed === 0 || this.listedIn === shared.generation)) {
+    if (shared?.lists && this.inFlight === null && !this.closing && this.gathering.isEmpty && (this.listed === 0 || this.listedIn === shared.generation)) {
       this.listedIn = shared.generation;
       shared.list(answer, confirm, this, this.listed++ === 0);
       return;
@@ -249,7 +248,7 @@ export class GroupCommit implements ListOwner {
 
   private schedule(delayMs: number): void {
     // Taken as soon as the write in flight (or the listed answers) is done, or this turn ends.
-    if (this.running || this.immediate !== null || this.afterListed) return;
+    if (this.inFlight !== null || this.immediate !== null || this.afterListed) return;
     if (this.timer === null) this.options.shared?.waitFor(this.kicked);
     if (delayMs <= 0) {
       this.immediate = setImmediate(() => this.kick());
@@ -277,7 +276,7 @@ export class GroupCommit implements ListOwner {
       this.timer = null;
       this.timerDueMs = Infinity;
     }
-    if (!this.running) this.drain();
+    if (this.inFlight === null) this.drain();
   }
 
   /**
@@ -315,7 +314,6 @@ export class GroupCommit implements ListOwner {
     if (batch.snapshot) write.snapshot = batch.snapshot;
     if (batch.autoRotate !== undefined) write.autoRotate = batch.autoRotate;
     if (batch.joined?.length) write.joined = batch.joined;
-    this.running = true;
     this.inFlight = { batch, write };
     this.lastCommitAtMs = this.now();
     const done: CommitDone = (failed, err) => {
@@ -331,7 +329,7 @@ export class GroupCommit implements ListOwner {
     this.confirm(confirm);
     if (--this.listed > 0 || !this.afterListed) return;
     this.afterListed = false;
-    if (!this.running) this.safely(() => this.drain());
+    if (this.inFlight === null) this.safely(() => this.drain());
   }
 
   /**
@@ -367,7 +365,6 @@ export class GroupCommit implements ListOwner {
   private written(batch: Gathering, committed: boolean): void {
     if (committed) for (const confirm of batch.onCommitted) this.confirm(confirm);
     batch.settle(committed);
-    this.running = false;
     this.inFlight = null;
     // Called from the shared commits' loop over every room of a transaction: a bug here must not keep the others waiting.
     this.safely(() => this.drain());
