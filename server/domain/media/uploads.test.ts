@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { uploadsFor } from '../../transport/http/media/deps.js';
+import { MediaUploads } from './uploads.js';
 import { mp4Header, tinyPng } from './testing/fixtures.js';
 import { objectIdOf } from './testing/client.js';
 import { STORES, startMediaTestServer, type MediaTestServer } from './testing/media-server.js';
@@ -60,4 +61,36 @@ describe.each(STORES)('clearing expired uploads on the %s store', (store) => {
     expect(res.status).toBe(200);
     expect(res.body.equals(tinyPng())).toBe(true);
   });
+
+  // Only a direct S3 upload is adopted by the sweep (a local one is stored as it arrives).
+  if (store === 's3') {
+    it('keeps an expired upload a theme shows when the bucket fails while it is adopted, and adopts it at the next sweep', async () => {
+      const { client } = t;
+      const { deps } = t.server.server;
+      const failures: unknown[] = [];
+      const uploads = new MediaUploads(deps.store.media, deps.mediaStore, (err) => failures.push(err));
+      const url = await client.uploadURL('theme');
+      const id = objectIdOf(url);
+      expect((await client.put(url, tinyPng(), 'image/png')).status).toBe(200);
+      const session = (await client.call('POST', '/api/admin/sessions', { title: 'Themed' })).body;
+      expect((await client.call('PUT', `/api/admin/sessions/${session.id}`, { theme: { logo: `/media/${id}` } })).status).toBe(200);
+      await expireAll();
+
+      const adopt = deps.mediaStore.adoptDirectUpload;
+      deps.mediaStore.adoptDirectUpload = () => Promise.reject(Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }));
+      try {
+        await uploads.sweep(Date.now() + 7_200_000);
+      } finally {
+        deps.mediaStore.adoptDirectUpload = adopt;
+      }
+      expect(failures).toHaveLength(1);
+      expect((await deps.store.media.objects.get(id))?.status).toBe('pending');
+
+      await uploads.sweep(Date.now() + 14_400_000);
+      expect(failures).toHaveLength(1);
+      const res = await client.media(id);
+      expect(res.status).toBe(200);
+      expect(res.body.equals(tinyPng())).toBe(true);
+    });
+  }
 });

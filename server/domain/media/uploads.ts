@@ -199,7 +199,9 @@ export class MediaUploads {
 
   /**
    * Clears uploads whose URLs expired unfinished (at most once a minute, on the next upload). A
-   * direct S3 upload that a theme already points at is adopted rather than removed.
+   * direct S3 upload that a theme already points at is adopted rather than removed. If the bucket
+   * or the database fails while it is adopted, it stays for the next sweep: only an upload that
+   * never arrived or was refused (not media, too large) goes.
    */
   async sweep(nowMs = Date.now()): Promise<void> {
     if (nowMs - this.lastSweepMs < SWEEP_INTERVAL_MS) return;
@@ -207,7 +209,12 @@ export class MediaUploads {
     for (const object of await this.objects.listExpired(new Date(nowMs).toISOString())) {
       try {
         if (await this.repo.isObjectReferenced(object.id)) {
-          if (await this.ready(object.id).catch(() => undefined)) continue;
+          // A failure that is not a refusal goes to `onSweepError` below, and the upload is kept.
+          const adopted = await this.ready(object.id).catch((err: unknown) => {
+            if (isRefusal(err)) return undefined;
+            throw err;
+          });
+          if (adopted) continue;
         }
         await this.discard(object, object.id);
       } catch (err) {

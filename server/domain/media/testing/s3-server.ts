@@ -22,6 +22,32 @@ const BROWSER_CORS =
   '<CORSConfiguration><CORSRule><AllowedOrigin>*</AllowedOrigin><AllowedMethod>PUT</AllowedMethod><AllowedMethod>POST</AllowedMethod>' +
   '<AllowedMethod>GET</AllowedMethod><AllowedHeader>*</AllowedHeader><ExposeHeader>ETag</ExposeHeader></CORSRule></CORSConfiguration>';
 
+/** Longest a PUT waits for its file to hold every byte (below). */
+const OBJECT_WRITE_TIMEOUT_MS = 10_000;
+
+/**
+ * s3rver answers a PUT once the body has passed through its hashing stream, not once the file is
+ * written (its store resolves on the hash stream's 'finish'; the file stream writes after). S3
+ * itself is read-after-write consistent, and the server adopts a direct upload by reading it back
+ * (HEAD, the first bytes, a copy) right after. On a loaded machine that read could find the file
+ * still empty: the upload was refused as "not media" and the test that used it failed. So each PUT
+ * here waits until its file holds every byte, as a real bucket's PUT does.
+ */
+function waitForObjectBytes(server: S3rver): void {
+  const { store } = server;
+  const putObject = store.putObject.bind(store);
+  store.putObject = async (object) => {
+    const stored = await putObject(object);
+    const file = store.getResourcePath(object.bucket, object.key, 'object');
+    const deadline = Date.now() + OBJECT_WRITE_TIMEOUT_MS;
+    while (fs.statSync(file).size < stored.size) {
+      if (Date.now() > deadline) throw new Error(`s3rver wrote ${fs.statSync(file).size} of ${stored.size} bytes of ${object.key}`);
+      await new Promise((resolve) => setTimeout(resolve, 2));
+    }
+    return stored;
+  };
+}
+
 /**
  * A real S3-protocol server (s3rver) on a free port with a temporary directory. s3rver lacks
  * ListParts and AbortMultipartUpload; a small middleware answers both from the part files s3rver
@@ -62,6 +88,7 @@ export async function startS3TestServer(): Promise<S3TestServer> {
       `<?xml version="1.0" encoding="UTF-8"?><ListPartsResult><Bucket>${match[1]}</Bucket><Key>${match[2]}</Key>` +
       `<UploadId>${uploadId}</UploadId><IsTruncated>false</IsTruncated>${parts.join('')}</ListPartsResult>`;
   });
+  waitForObjectBytes(server);
   const { port } = await server.run();
   const endpoint = `http://127.0.0.1:${port}`;
   return {

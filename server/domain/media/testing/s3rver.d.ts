@@ -16,11 +16,17 @@ declare module 's3rver' {
     type: string;
     body: unknown;
   }
+  /** The filesystem store behind the server: what the tests wrap. */
+  interface FilesystemStore {
+    putObject(object: { bucket: string; key: string }): Promise<{ size: number; md5: string }>;
+    getResourcePath(bucket: string, key: string, resource: 'object'): string;
+  }
   export default class S3rver {
     constructor(options: S3rverOptions);
     middleware: ((ctx: KoaContext, next: () => Promise<void>) => Promise<void>)[];
     run(): Promise<{ address: string; port: number }>;
     close(): Promise<void>;
     httpServer: Server;
+    store: FilesystemStore;
   }
 }
