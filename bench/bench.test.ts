@@ -97,6 +97,9 @@ describe('npm run bench on 50 phones, one round', () => {
       // 0.02 s on a busy machine). proc-stats.test.ts checks the split itself on 0.35 s of work.
       expect(r.serverMainThreadCpuSecondsPerRound).toBeGreaterThanOrEqual(0);
       expect(r.serverMainThreadCpuSecondsPerRound).toBeLessThanOrEqual(r.serverCpuSecondsPerRound + 4 * CPU_TICK_SECONDS + 1e-9);
+      // Waiting for a core cannot take longer than the round (proc-stats.test.ts checks the reading).
+      expect(r.serverMainThreadWaitSecondsPerRound).toBeGreaterThanOrEqual(0);
+      expect(r.serverMainThreadWaitSecondsPerRound).toBeLessThanOrEqual(r.wallSecondsPerRound + 0.01);
       // The round's window runs from Next to the last result: every phone's question came inside it.
       expect(r.wallSecondsPerRound * 1000).toBeGreaterThanOrEqual(r.fanOutMs.max);
       expect(r.eventLoopP99Ms).toBeGreaterThanOrEqual(0);

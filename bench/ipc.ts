@@ -101,6 +101,8 @@ export interface ServerReading {
   cpuSeconds: number;
   /** Of `cpuSeconds`, the main thread's (the rest: V8's helper threads and workers). */
   mainThreadCpuSeconds: number;
+  /** The main thread's time runnable but waiting for a core (NaN: not known on this kernel). */
+  mainThreadWaitSeconds: number;
   writeSyscalls: number;
   /** Event-loop delay since the previous reset. */
   eventLoop: EventLoopDelay;
@@ -115,6 +117,8 @@ export interface RoundFigures {
   serverCpuSeconds: number;
   /** Of `serverCpuSeconds`, the main thread's. */
   serverMainThreadCpuSeconds: number;
+  /** How long the main thread was runnable but had no core (the machine's share of the round's latencies). */
+  serverMainThreadWaitSeconds: number;
   /** Wall time of the window `serverCpuSeconds` is taken over: Next pressed to every result in. */
   wallSeconds: number;
   /** The server's write syscalls during the round, per phone that got the question. */
@@ -175,6 +179,8 @@ export interface TargetResult {
   serverCpuSecondsPerRound: number;
   /** Of `serverCpuSecondsPerRound`, the main thread's. */
   serverMainThreadCpuSecondsPerRound: number;
+  /** The main thread's wait for a core, per round. */
+  serverMainThreadWaitSecondsPerRound: number;
   writeSyscallsPerPhonePerRound: number;
   generatorCpuSecondsPerRound: number;
   /**

@@ -43,6 +43,23 @@ export function readMainThreadCpuSeconds(pid: number): number {
   return cpuSecondsOf(fs.readFileSync(`/proc/${pid}/task/${pid}/stat`, 'utf8'));
 }
 
+/**
+ * Seconds the process's main thread has spent runnable but waiting for a core (the second field
+ * of /proc/<pid>/task/<pid>/schedstat, in nanoseconds); NaN where the kernel keeps no schedstat.
+ * On the bench's two cores the server shares them with the load generator and its own V8 threads:
+ * a round whose main thread waited long measured the machine as much as the server.
+ */
+export function readMainThreadWaitSeconds(pid: number): number {
+  let schedstat: string;
+  try {
+    schedstat = fs.readFileSync(`/proc/${pid}/task/${pid}/schedstat`, 'utf8');
+  } catch {
+    return Number.NaN;
+  }
+  const waitingNs = Number(schedstat.split(' ')[1]);
+  return Number.isFinite(waitingNs) ? waitingNs / 1e9 : Number.NaN;
+}
+
 /** utime + stime of a /proc stat line, in seconds. */
 function cpuSecondsOf(stat: string): number {
   // The command name (field 2) is in parentheses and may contain spaces: count fields after it.

@@ -38,6 +38,7 @@ const ROWS: Row[] = [
   { label: 'server heap per phone (KB)', value: (r) => r.heapPerPlayerKb, ratio: true },
   { label: 'server CPU per round (s)', value: (r) => r.serverCpuSecondsPerRound, ratio: true, digits: 2 },
   { label: '  of it the main thread (s)', value: (r) => r.serverMainThreadCpuSecondsPerRound, ratio: true, digits: 2 },
+  { label: '  main thread waiting for a core (s)', value: (r) => r.serverMainThreadWaitSecondsPerRound ?? Number.NaN, digits: 2 },
   { label: '  first round ÷ median round', value: (r) => firstRoundCpu(r), digits: 2 },
   { label: '  round wall time, Next to last result (s)', value: (r) => r.wallSecondsPerRound, ratio: true, digits: 2 },
   { label: '  server busy over it (cores)', value: (r) => r.serverCpuSecondsPerRound / r.wallSecondsPerRound, ratio: true, digits: 2 },

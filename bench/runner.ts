@@ -11,7 +11,7 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { GeneratorConfig, GeneratorMessage, RunnerMessage, TargetName, TargetResult } from './ipc.js';
 import { descriptorsFor, nodeCommand } from './open-files.js';
-import { openFilesLimit, readCpuSeconds, readMainThreadCpuSeconds, readRssKb, readWriteSyscalls, type OpenFilesLimit } from './proc-stats.js';
+import { openFilesLimit, readCpuSeconds, readMainThreadCpuSeconds, readMainThreadWaitSeconds, readRssKb, readWriteSyscalls, type OpenFilesLimit } from './proc-stats.js';
 import { ADMIN_PASSWORD, REPO_ROOT, startTarget, type RunningTarget } from './targets.js';
 import { type RelayCounters, type RunningCluster, startCluster } from './cluster-target.js';
 import { CHECKS_PER_INTERVAL, DEFAULT_HEARTBEAT } from '../server/transport/ws/heartbeat.js';
@@ -142,7 +142,7 @@ function runGenerator(server: RunningTarget | RunningCluster, config: GeneratorC
           counting
             .then(() => server.probe({ gc: message.gc, resetEventLoop: message.resetEventLoop, rounds: message.rounds, markRound: message.markRound, window: message.window }))
             .then(({ eventLoop, heapUsedKb }) => {
-              const reading = { rssKb: readRssKb(server.pid), heapUsedKb, cpuSeconds: readCpuSeconds(server.pid), mainThreadCpuSeconds: readMainThreadCpuSeconds(server.pid), writeSyscalls: readWriteSyscalls(server.pid), eventLoop };
+              const reading = { rssKb: readRssKb(server.pid), heapUsedKb, cpuSeconds: readCpuSeconds(server.pid), mainThreadCpuSeconds: readMainThreadCpuSeconds(server.pid), mainThreadWaitSeconds: readMainThreadWaitSeconds(server.pid), writeSyscalls: readWriteSyscalls(server.pid), eventLoop };
               tell({ type: 'probe', id: message.id, reading });
             })
             .catch((err: Error) => finish(err));
