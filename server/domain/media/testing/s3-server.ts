@@ -29,9 +29,9 @@ const OBJECT_WRITE_TIMEOUT_MS = 10_000;
  * s3rver answers a PUT once the body has passed through its hashing stream, not once the file is
  * written (its store resolves on the hash stream's 'finish'; the file stream writes after). S3
  * itself is read-after-write consistent, and the server adopts a direct upload by reading it back
- * (HEAD, the first bytes, a copy) right after. On a loaded machine that read could find the file
- * still empty: the upload was refused as "not media" and the test that used it failed. So each PUT
- * here waits until its file holds every byte, as a real bucket's PUT does.
+ * (HEAD, the first bytes, a copy) right after. On a loaded machine that read can find the file
+ * still short or empty, and the upload would be refused as "not media" (the likely cause of one
+ * failed CI run). So each PUT here waits until its file holds every byte, as a real bucket's does.
  */
 function waitForObjectBytes(server: S3rver): void {
   const { store } = server;
