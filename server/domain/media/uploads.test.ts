@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { uploadsFor } from '../../transport/http/media/deps.js';
 import { MediaUploads } from './uploads.js';
 import { mp4Header, tinyPng } from './testing/fixtures.js';
@@ -20,6 +20,18 @@ describe.each(STORES)('clearing expired uploads on the %s store', (store) => {
       .set({ expires_at: '2000-01-01T00:00:00.000Z' } as never)
       .where('status' as never, '!=', 'ready' as never)
       .execute();
+
+  /** A theme upload the admin finished, shown as a session's logo, its link expired: its object id. */
+  const expiredThemeUpload = async () => {
+    const { client } = t;
+    const url = await client.uploadURL('theme');
+    expect((await client.put(url, tinyPng(), 'image/png')).status).toBe(200);
+    const id = objectIdOf(url);
+    const session = (await client.call('POST', '/api/admin/sessions', { title: 'Themed' })).body;
+    expect((await client.call('PUT', `/api/admin/sessions/${session.id}`, { theme: { logo: `/media/${id}` } })).status).toBe(200);
+    await expireAll();
+    return id;
+  };
 
   it('removes unfinished uploads whose links expired, and keeps finished ones', async () => {
     const { client } = t;
@@ -47,17 +59,10 @@ describe.each(STORES)('clearing expired uploads on the %s store', (store) => {
   });
 
   it('adopts, rather than removes, an expired upload a session theme already shows', async () => {
-    const { client } = t;
     const uploads = uploadsFor(t.server.server.deps, t.server.server.app.log);
-    const url = await client.uploadURL('theme');
-    const id = objectIdOf(url);
-    expect((await client.put(url, tinyPng(), 'image/png')).status).toBe(200);
-    const session = (await client.call('POST', '/api/admin/sessions', { title: 'Themed' })).body;
-    await client.call('PUT', `/api/admin/sessions/${session.id}`, { theme: { logo: `/media/${id}` } });
-
-    await expireAll();
+    const id = await expiredThemeUpload();
     await uploads.sweep(Date.now() + 7_200_000);
-    const res = await client.media(id);
+    const res = await t.client.media(id);
     expect(res.status).toBe(200);
     expect(res.body.equals(tinyPng())).toBe(true);
   });
@@ -65,30 +70,23 @@ describe.each(STORES)('clearing expired uploads on the %s store', (store) => {
   // Only a direct S3 upload is adopted by the sweep (a local one is stored as it arrives).
   if (store === 's3') {
     it('keeps an expired upload a theme shows when the bucket fails while it is adopted, and adopts it at the next sweep', async () => {
-      const { client } = t;
       const { deps } = t.server.server;
       const failures: unknown[] = [];
       const uploads = new MediaUploads(deps.store.media, deps.mediaStore, (err) => failures.push(err));
-      const url = await client.uploadURL('theme');
-      const id = objectIdOf(url);
-      expect((await client.put(url, tinyPng(), 'image/png')).status).toBe(200);
-      const session = (await client.call('POST', '/api/admin/sessions', { title: 'Themed' })).body;
-      expect((await client.call('PUT', `/api/admin/sessions/${session.id}`, { theme: { logo: `/media/${id}` } })).status).toBe(200);
-      await expireAll();
+      const id = await expiredThemeUpload();
 
-      const adopt = deps.mediaStore.adoptDirectUpload;
-      deps.mediaStore.adoptDirectUpload = () => Promise.reject(Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }));
+      const outage = vi.spyOn(deps.mediaStore, 'adoptDirectUpload').mockRejectedValueOnce(Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }));
       try {
         await uploads.sweep(Date.now() + 7_200_000);
       } finally {
-        deps.mediaStore.adoptDirectUpload = adopt;
+        outage.mockRestore();
       }
       expect(failures).toHaveLength(1);
       expect((await deps.store.media.objects.get(id))?.status).toBe('pending');
 
       await uploads.sweep(Date.now() + 14_400_000);
       expect(failures).toHaveLength(1);
-      const res = await client.media(id);
+      const res = await t.client.media(id);
       expect(res.status).toBe(200);
       expect(res.body.equals(tinyPng())).toBe(true);
     });
