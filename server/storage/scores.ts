@@ -206,18 +206,22 @@ export class ScoreRepository {
 
   /** Writes absolute totals (idempotent, so a retried batch cannot double-count). */
   async upsertScores(db: Db, sessionId: string, scores: ScoreWriteRow[]): Promise<void> {
-    if (this.direct && db.isTransaction) return this.direct.upsertScores([{ sessionId, scores }]);
-    for (let i = 0; i < scores.length; i += CHUNK) {
+    await this.upsertManyScores(db, [{ sessionId, scores }]);
+  }
+
+  /**
+   * `upsertScores` for several sessions in a few statements: a shared transaction on PostgreSQL
+   * carries hundreds of sessions' closes, and a statement each was a round trip each (issue 26).
+   */
+  async upsertManyScores(db: Db, sessions: readonly SessionScores[]): Promise<void> {
+    if (this.direct && db.isTransaction) return this.direct.upsertScores(sessions);
+    const rows = sessions.flatMap(({ sessionId, scores }) =>
+      scores.map((s) => ({ session_id: sessionId, player_id: s.playerId, points_total: s.pointsTotal, reached_at: s.reachedAt })),
+    );
+    for (let i = 0; i < rows.length; i += CHUNK) {
       await db
         .insertInto('scores')
-        .values(
-          scores.slice(i, i + CHUNK).map((s) => ({
-            session_id: sessionId,
-            player_id: s.playerId,
-            points_total: s.pointsTotal,
-            reached_at: s.reachedAt,
-          })),
-        )
+        .values(rows.slice(i, i + CHUNK))
         .onConflict((oc) =>
           oc.columns(['session_id', 'player_id']).doUpdateSet((eb) => ({
             points_total: eb.ref('excluded.points_total'),

@@ -35,10 +35,11 @@ async function existingIds(trx: Transaction<Database>, table: 'players' | 'quest
 }
 
 /**
- * A check run first in every game write transaction; it throws FencedError when this process may
- * no longer write the session (multi-instance mode: server/transport/cluster/fence.ts).
+ * A check run first in every game write transaction, over every session it writes (in session
+ * order, one query for them all); it throws FencedError when this process may no longer write one
+ * of them (multi-instance mode: server/transport/cluster/fence.ts).
  */
-export type WriteFence = (trx: Transaction<Database>, sessionId: string) => Promise<void>;
+export type WriteFence = (trx: Transaction<Database>, sessionIds: readonly string[]) => Promise<void>;
 
 export class DbRoomStorage implements RoomStorage {
   constructor(
@@ -112,9 +113,17 @@ export class DbRoomStorage implements RoomStorage {
     if (listed.length > 0 && this.fence) throw new Error('answers outside a batch cannot be fenced');
     const ordered = [...batches].sort((a, b) => (a.sessionId < b.sessionId ? -1 : a.sessionId > b.sessionId ? 1 : 0));
     if (this.commitNow(ordered, listed)) return;
-    await this.store.scores.transaction(async (trx) => {
-      if (listed.length > 0) await this.store.scores.logAnswers(trx, listed.map(answerRowOf));
-      for (const batch of ordered) await this.writeBatch(trx, batch, false);
+    // As `commitNow` does, in a few statements for all the batches: on PostgreSQL each statement is
+    // a round trip, and at 1,000 sessions over three instances a statement or two per batch held
+    // every answer's confirmation for seconds (issue 26).
+    const { scores } = this.store;
+    await scores.transaction(async (trx) => {
+      if (this.fence) await this.fence(trx, ordered.map((b) => b.sessionId));
+      const plans = ordered.map(planOf);
+      const answers = answersOf(listed, plans);
+      if (answers.length > 0) await scores.logAnswers(trx, answers);
+      for (const plan of plans) await this.writeSteps(trx, plan);
+      if (plans.some((p) => p.scores.length > 0)) await scores.upsertManyScores(trx, plans);
     });
   }
 
@@ -132,8 +141,7 @@ export class DbRoomStorage implements RoomStorage {
       // sessions a transaction carries dozens of small batches). The answers go first, so each
       // settle below finds its session's among them, as when each batch logged its own; the
       // listed ones before the batches' (listed earlier).
-      const answers: AnswerRow[] = listed.map(answerRowOf);
-      for (const plan of plans) for (const answer of plan.answers) answers.push(answer);
+      const answers = answersOf(listed, plans);
       if (answers.length > 0) scores.logAnswersNow(answers);
       for (const plan of plans) {
         const { sessionId } = plan;
@@ -149,20 +157,26 @@ export class DbRoomStorage implements RoomStorage {
 
   private async writeBatch(trx: Transaction<Database>, batch: CommitBatch, filter: boolean): Promise<void> {
     // Multi-instance mode: answers, scores and snapshot are stored only by the session's owner.
-    if (this.fence) await this.fence(trx, batch.sessionId);
+    if (this.fence) await this.fence(trx, [batch.sessionId]);
     let plan = planOf(batch);
     if (filter) plan = await withoutDangling(trx, plan);
+    const { scores } = this.store;
+    if (plan.answers.length > 0) await scores.logAnswers(trx, plan.answers);
+    await this.writeSteps(trx, plan);
+    if (plan.scores.length > 0) await scores.upsertScores(trx, plan.sessionId, plan.scores);
+  }
+
+  /** A plan's writes between its answers and its scores. */
+  private async writeSteps(trx: Transaction<Database>, plan: BatchPlan): Promise<void> {
     const { sessionId } = plan;
     const { scores, liveWrites } = this.store;
     // Most batches are a few answers of one session: what they do not carry is not called for
     // (each call an awaited promise; at 1,000 sessions several per session per turn, issue 26).
-    if (plan.answers.length > 0) await scores.logAnswers(trx, plan.answers);
     if (plan.settle) await scores.settleAnswers(trx, sessionId);
     if (plan.row) await liveWrites.storeRow(trx, sessionId, plan.row);
     if (plan.clearRoster) await liveWrites.clearRoster(trx, sessionId);
     if (plan.joined.length > 0) await liveWrites.appendRoster(trx, sessionId, plan.joined);
     if (plan.askings.length > 0) await liveWrites.insertAskings(trx, sessionId, plan.askings);
-    if (plan.scores.length > 0) await scores.upsertScores(trx, sessionId, plan.scores);
   }
 }
 
@@ -204,6 +218,13 @@ function planOf(batch: CommitBatch): BatchPlan {
     askings: askings.map((a) => ({ asking: a.asking, questionId: a.questionId, askedAt: iso(a.askedAtMs) })),
     scores: batch.scores.map((s) => ({ playerId: s.playerId, pointsTotal: s.pointsTotal, reachedAt: iso(s.reachedAtMs) })),
   };
+}
+
+/** The listed answers, then every plan's: each settle finds its session's among them, as when each batch logged its own. */
+function answersOf(listed: AnswerWrite[], plans: BatchPlan[]): AnswerRow[] {
+  const answers = listed.map(answerRowOf);
+  for (const plan of plans) for (const answer of plan.answers) answers.push(answer);
+  return answers;
 }
 
 /** Every answer of a batch, every second: its fields named, not spread (issue 26). */

@@ -18,8 +18,9 @@ describe.each(DIALECTS)('commits shared across sessions on %s', (dialect) => {
   beforeAll(async () => {
     database = await createTestDatabase(dialect);
     store = await openStore({ databaseUrl: database.databaseUrl, dataDir: database.dataDir, pgSchema: database.pgSchema });
-    storage = new DbRoomStorage(store, async (_trx, sessionId) => {
-      if (fenced.has(sessionId)) throw new FencedError(sessionId);
+    storage = new DbRoomStorage(store, async (_trx, sessionIds) => {
+      const stale = sessionIds.find((id) => fenced.has(id));
+      if (stale) throw new FencedError(stale);
     });
     // Count transactions: the shared one, and each batch written alone.
     const commitMany = storage.commitMany.bind(storage);

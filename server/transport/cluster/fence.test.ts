@@ -1,8 +1,9 @@
 import { addPlayer } from '../../testing/players.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { LiveSnapshot } from '../../game/engine/index.js';
 import { DbRoomStorage, FencedError } from '../../game/rooms/index.js';
 import { createTestDatabase, DIALECTS, type TestDatabase } from '../../testing/databases.js';
+import { ObservedDriver } from '../../storage/observed-driver.js';
 import { openStore, type Store } from '../../storage/store.js';
 import { epochFence, takeEpoch } from './fence.js';
 
@@ -79,6 +80,49 @@ describe.each(DIALECTS)('owner epoch fencing on %s', (dialect) => {
     expect(await takeEpoch(store.db, 'no-such-session')).toBeUndefined();
   });
 
+  /** Several live games with a fresh epoch each, held by `owner`, and an answer batch each. */
+  async function ownedGames(owner: ReturnType<typeof instance>, n: number) {
+    const games = [];
+    for (let i = 0; i < n; i++) {
+      const game = await liveGame();
+      owner.epochs.set(game.sessionId, (await takeEpoch(store.db, game.sessionId))!);
+      const answer = { questionId: game.questionId, selectedIndex: 1, isCorrect: true, pointsEarned: 90, elapsedMs: 2000, answeredAtMs: T0 + 2000 };
+      games.push({ ...game, batch: { sessionId: game.sessionId, answers: [{ sessionId: game.sessionId, playerId: game.playerId, asking: 1, answer }], scores: [{ playerId: game.playerId, pointsTotal: 90, reachedAtMs: T0 }] } });
+    }
+    return games;
+  }
+
+  it('a shared transaction checks every session with one query: its statements do not grow with its sessions', async () => {
+    const a = instance();
+    const statementsFor = async (n: number) => {
+      const games = await ownedGames(a, n);
+      const execute = vi.spyOn(ObservedDriver.prototype as unknown as { execute: () => Promise<unknown> }, 'execute');
+      try {
+        await a.storage.commitMany!(games.map((g) => g.batch));
+        return execute.mock.calls.length;
+      } finally {
+        execute.mockRestore();
+      }
+    };
+    const few = await statementsFor(2);
+    const many = await statementsFor(20);
+    expect(few).toBeGreaterThan(0);
+    expect(many).toBe(few);
+  });
+
+  it('one stale session refuses the whole shared transaction, and names that session', async () => {
+    const a = instance();
+    const games = await ownedGames(a, 3);
+    const stale = games[1].sessionId;
+    await takeEpoch(store.db, stale); // another instance took it over
+    await expect(a.storage.commitMany!(games.map((g) => g.batch))).rejects.toEqual(new FencedError(stale));
+    expect(a.fenced).toEqual([stale]);
+    for (const g of games) expect(await a.storage.loadAnswers(g.sessionId, 1)).toEqual([]);
+    // Written alone, as SharedCommits then does, the others go through.
+    await a.storage.commit(games[0].batch);
+    expect(await a.storage.loadScores(games[0].sessionId)).toMatchObject([{ pointsTotal: 90 }]);
+  });
+
   if (dialect === 'postgres') {
     it('a takeover waits for a write in flight, which commits under the old epoch or not at all', async () => {
       const { sessionId } = await liveGame();
@@ -90,7 +134,7 @@ describe.each(DIALECTS)('owner epoch fencing on %s', (dialect) => {
       let checked!: () => void;
       const fenceDone = new Promise<void>((r) => (checked = r));
       const write = store.db.transaction().execute(async (trx) => {
-        await epochFence((id) => a.epochs.get(id), () => undefined)(trx, sessionId);
+        await epochFence((id) => a.epochs.get(id), () => undefined)(trx, [sessionId]);
         checked();
         await held;
         await trx.updateTable('sessions').set({ current_question_index: 7 }).where('id', '=', sessionId).execute();

@@ -1,12 +1,12 @@
 /**
  * Fencing of a session's writes by its owner's epoch (DESIGN §9). Taking a session's lease
- * increments `sessions.owner_epoch`; every game write transaction first runs
- * `UPDATE sessions SET owner_epoch = owner_epoch WHERE id = ? AND owner_epoch = <mine>`.
- * Zero rows means another instance took the session since: the write is refused (FencedError)
- * and nothing of that transaction is stored. On PostgreSQL the UPDATE also locks the row, so a
- * takeover that bumps the epoch waits for a write in flight, or that write sees the new epoch.
+ * increments `sessions.owner_epoch`; every game write transaction first reads the epochs of the
+ * sessions it writes, locking their rows on PostgreSQL (`SELECT … FOR UPDATE`). An epoch other
+ * than this instance's means another instance took the session since: the write is refused
+ * (FencedError) and nothing of that transaction is stored. Since the rows are locked, a takeover
+ * that bumps the epoch waits for a write in flight, or that write sees the new epoch.
  */
-import type { Kysely, Transaction } from 'kysely';
+import { type Kysely, SqliteAdapter } from 'kysely';
 import { FencedError, type WriteFence } from '../../game/rooms/index.js';
 import type { Database } from '../../storage/schema.js';
 
@@ -21,25 +21,24 @@ export async function takeEpoch(db: Kysely<Database>, sessionId: string): Promis
   return row?.owner_epoch;
 }
 
-export async function checkEpoch(trx: Transaction<Database>, sessionId: string, epoch: number | undefined): Promise<void> {
-  if (epoch === undefined) throw new FencedError(sessionId);
-  const result = await trx
-    .updateTable('sessions')
-    .set((eb) => ({ owner_epoch: eb.ref('owner_epoch') }))
-    .where('id', '=', sessionId)
-    .where('owner_epoch', '=', epoch)
-    .executeTakeFirst();
-  if (Number(result.numUpdatedRows) !== 1) throw new FencedError(sessionId);
-}
-
-/** The fence of an instance: the epoch it holds for each session it owns (none: refused). */
+/**
+ * The fence of an instance: the epoch it holds for each session it owns (none: refused). All the
+ * sessions of a transaction are checked in one query, since a shared transaction carries hundreds
+ * of sessions' batches (issue 26). On PostgreSQL their rows are locked in session order (`for
+ * update`): a takeover's UPDATE waits for the write in flight, and two
+ * instances' transactions never lock the same rows in opposite orders. SQLite has one writer at a
+ * time, so a plain read suffices there.
+ */
 export function epochFence(epochOf: (sessionId: string) => number | undefined, onFenced: (sessionId: string) => void): WriteFence {
-  return async (trx, sessionId) => {
-    try {
-      await checkEpoch(trx, sessionId, epochOf(sessionId));
-    } catch (err) {
-      if (err instanceof FencedError) onFenced(sessionId);
-      throw err;
-    }
+  return async (trx, sessionIds) => {
+    const unique = [...new Set(sessionIds)].sort();
+    if (unique.length === 0) return;
+    let query = trx.selectFrom('sessions').select(['id', 'owner_epoch']).where('id', 'in', unique).orderBy('id');
+    if (!(trx.getExecutor().adapter instanceof SqliteAdapter)) query = query.forUpdate();
+    const stored = new Map((await query.execute()).map((r) => [r.id, r.owner_epoch]));
+    const stale = unique.find((id) => epochOf(id) === undefined || stored.get(id) !== epochOf(id));
+    if (stale === undefined) return;
+    onFenced(stale);
+    throw new FencedError(stale);
   };
 }
