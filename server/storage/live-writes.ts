@@ -10,7 +10,7 @@
  * transaction the connection is held, so they join it and nothing interleaves. The `…Now` methods
  * are the same writes called directly, in ScoreRepository.transactionNow.
  */
-import type { Kysely, Transaction } from 'kysely';
+import { type Kysely, sql, type Transaction } from 'kysely';
 import type { Database } from './schema.js';
 import type { SQLiteDatabase, SQLiteStatement } from './sqlite-driver.js';
 
@@ -22,6 +22,15 @@ export interface LiveRowChange {
   snapshot?: { liveJson: string | null; currentQuestionIndex: number };
   autoRotate?: boolean;
 }
+
+/** One session's row change. */
+export interface SessionRowChange {
+  sessionId: string;
+  change: LiveRowChange;
+}
+
+/** Rows a multi-row statement carries at most (PostgreSQL takes up to 65,535 parameters in one). */
+const CHUNK = 500;
 
 export interface Asking {
   asking: number;
@@ -36,43 +45,97 @@ export class LiveWrites {
 
   /** A snapshot is stored only while the session is live: never revives one stopped meanwhile. */
   async storeRow(db: Db, sessionId: string, change: LiveRowChange): Promise<void> {
+    await this.storeRows(db, [{ sessionId, change }]);
+  }
+
+  /** A snapshot with a fresh roster is stored in the same transaction: the newcomers listed before it are in it. */
+  async clearRoster(db: Db, sessionId: string): Promise<void> {
+    await this.clearRosters(db, [sessionId]);
+  }
+
+  /** Appends newcomers; one already listed stays as it is. */
+  async appendRoster(db: Db, sessionId: string, playerIds: string[]): Promise<void> {
+    await this.appendRosters(db, [{ sessionId, playerIds }]);
+  }
+
+  /** Records that questions went out (idempotent: a retried commit writes each once). */
+  async insertAskings(db: Db, sessionId: string, askings: Asking[]): Promise<void> {
+    await this.insertManyAskings(db, [{ sessionId, askings }]);
+  }
+
+  // The same writes for several sessions at once: a shared transaction carries hundreds of
+  // sessions' question starts and closes, and on PostgreSQL a statement each was a round trip
+  // each (issue 26). Each kind is one statement (or a few chunks) whatever the number of sessions.
+
+  async storeRows(db: Db, rows: readonly SessionRowChange[]): Promise<void> {
+    if (this.sqlite && db.isTransaction) {
+      for (const { sessionId, change } of rows) this.storeRowNow(sessionId, change);
+      return;
+    }
+    // A question's start or close changes only the snapshot: all of those in one statement. An
+    // operator's auto-rotate switch is rare, and goes alone.
+    const together = this.sqlite ? [] : rows.filter((r) => r.change.snapshot && r.change.autoRotate === undefined);
+    if (together.length > 1) {
+      const ids = together.map((r) => r.sessionId);
+      const states = together.map((r) => r.change.snapshot!.liveJson);
+      const indexes = together.map((r) => r.change.snapshot!.currentQuestionIndex);
+      // As `updateRow`: a snapshot to resume from only while the session is live.
+      await sql`update sessions as s set live_state = v.live_state, current_question_index = v.question_index
+        from unnest(${ids}::text[], ${states}::text[], ${indexes}::int[]) as v(id, live_state, question_index)
+        where s.id = v.id and (v.live_state is null or s.status = 'live')`.execute(db);
+    }
+    const done = new Set(together.length > 1 ? together : []);
+    for (const row of rows) if (!done.has(row)) await this.updateRow(db, row.sessionId, row.change);
+  }
+
+  async clearRosters(db: Db, sessionIds: readonly string[]): Promise<void> {
+    if (sessionIds.length === 0) return;
+    if (this.sqlite && db.isTransaction) {
+      for (const sessionId of sessionIds) this.clearRosterNow(sessionId);
+      return;
+    }
+    await db.deleteFrom('live_roster').where('session_id', 'in', sessionIds).execute();
+  }
+
+  async appendRosters(db: Db, newcomers: readonly { sessionId: string; playerIds: readonly string[] }[]): Promise<void> {
+    if (this.sqlite && db.isTransaction) {
+      for (const { sessionId, playerIds } of newcomers) this.appendRosterNow(sessionId, playerIds);
+      return;
+    }
+    const rows = newcomers.flatMap(({ sessionId, playerIds }) => playerIds.map((playerId) => ({ session_id: sessionId, player_id: playerId })));
+    for (let i = 0; i < rows.length; i += CHUNK) {
+      await db
+        .insertInto('live_roster')
+        .values(rows.slice(i, i + CHUNK))
+        .onConflict((oc) => oc.columns(['session_id', 'player_id']).doNothing())
+        .execute();
+    }
+  }
+
+  async insertManyAskings(db: Db, sessions: readonly { sessionId: string; askings: readonly Asking[] }[]): Promise<void> {
+    if (this.sqlite && db.isTransaction) {
+      for (const { sessionId, askings } of sessions) this.insertAskingsNow(sessionId, askings);
+      return;
+    }
+    const rows = sessions.flatMap(({ sessionId, askings }) => askings.map((a) => ({ session_id: sessionId, asking: a.asking, question_id: a.questionId, asked_at: a.askedAt })));
+    for (let i = 0; i < rows.length; i += CHUNK) {
+      await db
+        .insertInto('question_askings')
+        .values(rows.slice(i, i + CHUNK))
+        .onConflict((oc) => oc.columns(['session_id', 'asking']).doNothing())
+        .execute();
+    }
+  }
+
+  private async updateRow(db: Db, sessionId: string, change: LiveRowChange): Promise<void> {
     const { snapshot, autoRotate } = change;
     if (!snapshot && autoRotate === undefined) return;
-    if (this.sqlite && db.isTransaction) return this.storeRowNow(sessionId, change);
     const onlyIfLive = snapshot !== undefined && snapshot.liveJson !== null;
     let update = db.updateTable('sessions').where('id', '=', sessionId);
     if (snapshot) update = update.set({ live_state: snapshot.liveJson, current_question_index: snapshot.currentQuestionIndex });
     if (onlyIfLive) update = update.where('status', '=', 'live');
     if (autoRotate !== undefined) update = update.set({ auto_rotate: autoRotate ? 1 : 0 });
     await update.execute();
-  }
-
-  /** A snapshot with a fresh roster is stored in the same transaction: the newcomers listed before it are in it. */
-  async clearRoster(db: Db, sessionId: string): Promise<void> {
-    if (this.sqlite && db.isTransaction) return this.clearRosterNow(sessionId);
-    await db.deleteFrom('live_roster').where('session_id', '=', sessionId).execute();
-  }
-
-  /** Appends newcomers; one already listed stays as it is. */
-  async appendRoster(db: Db, sessionId: string, playerIds: string[]): Promise<void> {
-    if (playerIds.length === 0) return;
-    if (this.sqlite && db.isTransaction) return this.appendRosterNow(sessionId, playerIds);
-    await db
-      .insertInto('live_roster')
-      .values(playerIds.map((playerId) => ({ session_id: sessionId, player_id: playerId })))
-      .onConflict((oc) => oc.columns(['session_id', 'player_id']).doNothing())
-      .execute();
-  }
-
-  /** Records that questions went out (idempotent: a retried commit writes each once). */
-  async insertAskings(db: Db, sessionId: string, askings: Asking[]): Promise<void> {
-    if (askings.length === 0) return;
-    if (this.sqlite && db.isTransaction) return this.insertAskingsNow(sessionId, askings);
-    await db
-      .insertInto('question_askings')
-      .values(askings.map((a) => ({ session_id: sessionId, asking: a.asking, question_id: a.questionId, asked_at: a.askedAt })))
-      .onConflict((oc) => oc.columns(['session_id', 'asking']).doNothing())
-      .execute();
   }
 
   // The same writes on SQLite, synchronous: inside a Kysely transaction (above) or in
@@ -102,12 +165,12 @@ export class LiveWrites {
     this.prepared('delete from live_roster where session_id = ?').run(sessionId);
   }
 
-  appendRosterNow(sessionId: string, playerIds: string[]): void {
+  appendRosterNow(sessionId: string, playerIds: readonly string[]): void {
     const statement = this.prepared('insert into live_roster (session_id, player_id) values (?, ?) on conflict (session_id, player_id) do nothing');
     for (const playerId of playerIds) statement.run(sessionId, playerId);
   }
 
-  insertAskingsNow(sessionId: string, askings: Asking[]): void {
+  insertAskingsNow(sessionId: string, askings: readonly Asking[]): void {
     const statement = this.prepared('insert into question_askings (session_id, asking, question_id, asked_at) values (?, ?, ?, ?) on conflict (session_id, asking) do nothing');
     for (const a of askings) statement.run(sessionId, a.asking, a.questionId, a.askedAt);
   }

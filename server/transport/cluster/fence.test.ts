@@ -1,7 +1,7 @@
 import { addPlayer } from '../../testing/players.js';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { LiveSnapshot } from '../../game/engine/index.js';
-import { DbRoomStorage, FencedError } from '../../game/rooms/index.js';
+import { type CommitBatch, DbRoomStorage, FencedError } from '../../game/rooms/index.js';
 import { createTestDatabase, DIALECTS, type TestDatabase } from '../../testing/databases.js';
 import { ObservedDriver } from '../../storage/observed-driver.js';
 import { openStore, type Store } from '../../storage/store.js';
@@ -87,7 +87,16 @@ describe.each(DIALECTS)('owner epoch fencing on %s', (dialect) => {
       const game = await liveGame();
       owner.epochs.set(game.sessionId, (await takeEpoch(store.db, game.sessionId))!);
       const answer = { questionId: game.questionId, selectedIndex: 1, isCorrect: true, pointsEarned: 90, elapsedMs: 2000, answeredAtMs: T0 + 2000 };
-      games.push({ ...game, batch: { sessionId: game.sessionId, answers: [{ sessionId: game.sessionId, playerId: game.playerId, asking: 1, answer }], scores: [{ playerId: game.playerId, pointsTotal: 90, reachedAtMs: T0 }] } });
+      // A question's close with everything a batch can carry: answers, scores, snapshot, asking, newcomer.
+      const batch: CommitBatch = {
+        sessionId: game.sessionId,
+        answers: [{ sessionId: game.sessionId, playerId: game.playerId, asking: 1, answer }],
+        scores: [{ playerId: game.playerId, pointsTotal: 90, reachedAtMs: T0 }],
+        snapshot: { live: snapshot(1), currentQuestionIndex: 0 },
+        askings: [{ asking: 1, questionId: game.questionId, askedAtMs: T0 }],
+        joined: [game.playerId],
+      };
+      games.push({ ...game, batch });
     }
     return games;
   }
@@ -108,6 +117,27 @@ describe.each(DIALECTS)('owner epoch fencing on %s', (dialect) => {
     const many = await statementsFor(20);
     expect(few).toBeGreaterThan(0);
     expect(many).toBe(few);
+  });
+
+  it('a shared transaction stores every batch whole: answers, scores, snapshot, asking and roster', async () => {
+    const a = instance();
+    const games = await ownedGames(a, 3);
+    await a.storage.commitMany!(games.map((g) => g.batch));
+    for (const g of games) {
+      expect(await a.storage.loadAnswers(g.sessionId, 1)).toMatchObject([{ playerId: g.playerId, pointsEarned: 90 }]);
+      expect(await a.storage.loadScores(g.sessionId)).toMatchObject([{ playerId: g.playerId, pointsTotal: 90 }]);
+      expect((await a.storage.loadSession(g.sessionId))!.live).toEqual({ ...snapshot(1), roster: [g.playerId] });
+      expect(await store.db.selectFrom('question_askings').select('question_id').where('session_id', '=', g.sessionId).execute()).toEqual([{ question_id: g.questionId }]);
+    }
+  });
+
+  it('a shared transaction never revives a session that finished meanwhile with its snapshot', async () => {
+    const a = instance();
+    const games = await ownedGames(a, 3);
+    await store.sessions.transition(games[1].sessionId, ['live'], 'finished');
+    await a.storage.commitMany!(games.map((g) => g.batch));
+    expect(await store.sessions.getLiveState(games[1].sessionId)).toBeNull();
+    expect(await store.sessions.getLiveState(games[0].sessionId)).not.toBeNull();
   });
 
   it('one stale session refuses the whole shared transaction, and names that session', async () => {
