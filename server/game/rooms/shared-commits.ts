@@ -15,8 +15,8 @@
  * every batch of it is written again on its own, each with its own outcome. A session that lost
  * its lease, or whose rows went away, never holds up another; the others are committed, and the
  * failed one is reported to its own room (whose group commit retries or gives up as before).
- * The per-session fence runs inside the shared transaction for each batch (DbRoomStorage), so a
- * batch is never stored under an epoch that is not its owner's.
+ * The fence checks every batch's session inside the shared transaction, before anything is
+ * written (DbRoomStorage), so a batch is never stored under an epoch that is not its owner's.
  *
  * A turn does not always end soon. Saturated, the event loop reads sockets for most of a second
  * in one poll phase (libuv takes up to 48 × 1,024 ready sockets before it returns to timers and
