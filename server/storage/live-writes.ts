@@ -1,7 +1,8 @@
 /**
  * The live runner's per-step writes besides answers and scores (DbRoomStorage): the resume
  * snapshot on the session's row, the roster's newcomers, the questions that went out. Each runs
- * inside the runner's transaction, with Kysely on PostgreSQL.
+ * inside the runner's transaction, with Kysely on PostgreSQL, where a shared transaction writes
+ * each kind for all its sessions in one statement (`storeRows` and the like).
  *
  * On SQLite they run as prepared statements on the raw connection, as the answers do
  * (scores.ts): at 1,000 sessions every question's start and close is a step per session, and
