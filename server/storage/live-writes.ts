@@ -14,6 +14,7 @@
 import { type Kysely, sql, type Transaction } from 'kysely';
 import type { Database } from './schema.js';
 import type { SQLiteDatabase, SQLiteStatement } from './sqlite-driver.js';
+import { inChunks } from './util.js';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
@@ -30,9 +31,6 @@ export interface SessionRowChange {
   change: LiveRowChange;
 }
 
-/** Rows a multi-row statement carries at most (PostgreSQL takes up to 65,535 parameters in one). */
-const CHUNK = 500;
-
 export interface Asking {
   asking: number;
   questionId: string;
@@ -44,30 +42,11 @@ export class LiveWrites {
 
   constructor(private readonly sqlite?: SQLiteDatabase) {}
 
-  /** A snapshot is stored only while the session is live: never revives one stopped meanwhile. */
-  async storeRow(db: Db, sessionId: string, change: LiveRowChange): Promise<void> {
-    await this.storeRows(db, [{ sessionId, change }]);
-  }
-
-  /** A snapshot with a fresh roster is stored in the same transaction: the newcomers listed before it are in it. */
-  async clearRoster(db: Db, sessionId: string): Promise<void> {
-    await this.clearRosters(db, [sessionId]);
-  }
-
-  /** Appends newcomers; one already listed stays as it is. */
-  async appendRoster(db: Db, sessionId: string, playerIds: string[]): Promise<void> {
-    await this.appendRosters(db, [{ sessionId, playerIds }]);
-  }
-
-  /** Records that questions went out (idempotent: a retried commit writes each once). */
-  async insertAskings(db: Db, sessionId: string, askings: Asking[]): Promise<void> {
-    await this.insertManyAskings(db, [{ sessionId, askings }]);
-  }
-
-  // The same writes for several sessions at once: a shared transaction carries hundreds of
+  // Each write for any number of sessions at once: a shared transaction carries hundreds of
   // sessions' question starts and closes, and on PostgreSQL a statement each was a round trip
   // each (issue 26). Each kind is one statement (or a few chunks) whatever the number of sessions.
 
+  /** A snapshot is stored only while the session is live: never revives one stopped meanwhile. */
   async storeRows(db: Db, rows: readonly SessionRowChange[]): Promise<void> {
     if (this.sqlite && db.isTransaction) {
       for (const { sessionId, change } of rows) this.storeRowNow(sessionId, change);
@@ -89,6 +68,7 @@ export class LiveWrites {
     for (const row of rows) if (!done.has(row)) await this.updateRow(db, row.sessionId, row.change);
   }
 
+  /** A snapshot with a fresh roster is stored in the same transaction: the newcomers listed before it are in it. */
   async clearRosters(db: Db, sessionIds: readonly string[]): Promise<void> {
     if (sessionIds.length === 0) return;
     if (this.sqlite && db.isTransaction) {
@@ -98,34 +78,36 @@ export class LiveWrites {
     await db.deleteFrom('live_roster').where('session_id', 'in', sessionIds).execute();
   }
 
+  /** Appends newcomers; one already listed stays as it is. */
   async appendRosters(db: Db, newcomers: readonly { sessionId: string; playerIds: readonly string[] }[]): Promise<void> {
     if (this.sqlite && db.isTransaction) {
       for (const { sessionId, playerIds } of newcomers) this.appendRosterNow(sessionId, playerIds);
       return;
     }
     const rows = newcomers.flatMap(({ sessionId, playerIds }) => playerIds.map((playerId) => ({ session_id: sessionId, player_id: playerId })));
-    for (let i = 0; i < rows.length; i += CHUNK) {
-      await db
+    await inChunks(rows, (chunk) =>
+      db
         .insertInto('live_roster')
-        .values(rows.slice(i, i + CHUNK))
+        .values(chunk)
         .onConflict((oc) => oc.columns(['session_id', 'player_id']).doNothing())
-        .execute();
-    }
+        .execute(),
+    );
   }
 
+  /** Records that questions went out (idempotent: a retried commit writes each once). */
   async insertManyAskings(db: Db, sessions: readonly { sessionId: string; askings: readonly Asking[] }[]): Promise<void> {
     if (this.sqlite && db.isTransaction) {
       for (const { sessionId, askings } of sessions) this.insertAskingsNow(sessionId, askings);
       return;
     }
     const rows = sessions.flatMap(({ sessionId, askings }) => askings.map((a) => ({ session_id: sessionId, asking: a.asking, question_id: a.questionId, asked_at: a.askedAt })));
-    for (let i = 0; i < rows.length; i += CHUNK) {
-      await db
+    await inChunks(rows, (chunk) =>
+      db
         .insertInto('question_askings')
-        .values(rows.slice(i, i + CHUNK))
+        .values(chunk)
         .onConflict((oc) => oc.columns(['session_id', 'asking']).doNothing())
-        .execute();
-    }
+        .execute(),
+    );
   }
 
   private async updateRow(db: Db, sessionId: string, change: LiveRowChange): Promise<void> {
@@ -176,9 +158,9 @@ export class LiveWrites {
     for (const a of askings) statement.run(sessionId, a.asking, a.questionId, a.askedAt);
   }
 
-  private prepared(sql: string): SQLiteStatement {
-    let statement = this.statements.get(sql);
-    if (!statement) this.statements.set(sql, (statement = this.sqlite!.prepare(sql)));
+  private prepared(text: string): SQLiteStatement {
+    let statement = this.statements.get(text);
+    if (!statement) this.statements.set(text, (statement = this.sqlite!.prepare(text)));
     return statement;
   }
 }

@@ -1,7 +1,7 @@
 import type { Question } from '../../protocol/api.js';
 import type { Kysely, Selectable, Transaction } from 'kysely';
 import type { Database, QuestionTable } from './schema.js';
-import { newId, nextCreatedAtMs, parseJson } from './util.js';
+import { inChunks, newId, nextCreatedAtMs, parseJson } from './util.js';
 
 export type { Question };
 
@@ -32,8 +32,6 @@ function toRow(input: QuestionInput) {
     media_id: input.mediaId,
   };
 }
-
-const INSERT_CHUNK_ROWS = 500;
 
 export class QuestionRepository {
   constructor(private readonly db: Kysely<Database>) {}
@@ -84,10 +82,7 @@ export class QuestionRepository {
   async insertMany(db: Kysely<Database> | Transaction<Database>, inputs: QuestionInput[], ids?: string[]): Promise<void> {
     const base = await nextCreatedAtMs(db, 'questions');
     const rows = inputs.map((input, i) => ({ id: ids?.[i] ?? newId(), created_at: new Date(base + i).toISOString(), ...toRow(input) }));
-    // 9 values a row: 500 rows stay far below SQLite's and PostgreSQL's bound-parameter limits.
-    for (let i = 0; i < rows.length; i += INSERT_CHUNK_ROWS) {
-      await db.insertInto('questions').values(rows.slice(i, i + INSERT_CHUNK_ROWS)).execute();
-    }
+    await inChunks(rows, (chunk) => db.insertInto('questions').values(chunk).execute());
   }
 
   async update(id: string, input: QuestionInput): Promise<Question | undefined> {

@@ -3,6 +3,7 @@ import { screenNameSql } from './players.js';
 import type { Database } from './schema.js';
 import type { StorageHealth } from './health.js';
 import type { SQLiteDatabase, SQLiteStatement } from './sqlite-driver.js';
+import { inChunks } from './util.js';
 
 export interface ScoreRow {
   playerId: string;
@@ -32,9 +33,6 @@ export interface ScoreWriteRow {
 type Db = Kysely<Database> | Transaction<Database>;
 
 const ANSWER_COLUMNS = 'session_id, player_id, question_id, asking, selected_index, is_correct, points_earned, elapsed_ms, answered_at';
-
-/** Rows per INSERT: well under both drivers' bound-parameter limits. */
-const CHUNK = 500;
 
 /**
  * Answers and per-session scores: written by the live runner (inside its own transactions, hence
@@ -113,25 +111,24 @@ export class ScoreRepository {
   /** Inserts answers; one already stored for the same asking is kept as it was (the first counts). */
   async insertAnswers(db: Db, answers: AnswerRecord[]): Promise<void> {
     if (this.direct && db.isTransaction) return this.direct.insertAnswers(answers);
-    for (let i = 0; i < answers.length; i += CHUNK) {
-      await db
+    const rows = answers.map((a) => ({
+      session_id: a.sessionId,
+      player_id: a.playerId,
+      question_id: a.questionId,
+      asking: a.asking,
+      selected_index: a.selectedIndex,
+      is_correct: a.isCorrect ? 1 : 0,
+      points_earned: a.pointsEarned,
+      elapsed_ms: Math.round(a.elapsedMs),
+      answered_at: a.answeredAt,
+    }));
+    await inChunks(rows, (chunk) =>
+      db
         .insertInto('answers')
-        .values(
-          answers.slice(i, i + CHUNK).map((a) => ({
-            session_id: a.sessionId,
-            player_id: a.playerId,
-            question_id: a.questionId,
-            asking: a.asking,
-            selected_index: a.selectedIndex,
-            is_correct: a.isCorrect ? 1 : 0,
-            points_earned: a.pointsEarned,
-            elapsed_ms: Math.round(a.elapsedMs),
-            answered_at: a.answeredAt,
-          })),
-        )
+        .values(chunk)
         .onConflict((oc) => oc.columns(['session_id', 'asking', 'player_id']).doNothing())
-        .execute();
-    }
+        .execute(),
+    );
   }
 
   /**
@@ -218,18 +215,18 @@ export class ScoreRepository {
     const rows = sessions.flatMap(({ sessionId, scores }) =>
       scores.map((s) => ({ session_id: sessionId, player_id: s.playerId, points_total: s.pointsTotal, reached_at: s.reachedAt })),
     );
-    for (let i = 0; i < rows.length; i += CHUNK) {
-      await db
+    await inChunks(rows, (chunk) =>
+      db
         .insertInto('scores')
-        .values(rows.slice(i, i + CHUNK))
+        .values(chunk)
         .onConflict((oc) =>
           oc.columns(['session_id', 'player_id']).doUpdateSet((eb) => ({
             points_total: eb.ref('excluded.points_total'),
             reached_at: eb.ref('excluded.reached_at'),
           })),
         )
-        .execute();
-    }
+        .execute(),
+    );
   }
 
   /** A batch of answers in one transaction (a burst of hundreds arrives within a second). */

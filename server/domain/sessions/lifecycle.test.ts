@@ -60,7 +60,7 @@ describe.each(DIALECTS)('session lifecycle on %s', (dialect) => {
     ]);
     await store.scores.saveScores(session.id, [{ playerId: player.id, pointsTotal: 8, reachedAt: now }]);
     // An asking of the old run (the live room records its own as it plays).
-    await store.liveWrites.insertAskings(store.db, session.id, [{ asking: OLD_ASKING, questionId: question.id, askedAt: now }]);
+    await store.liveWrites.insertManyAskings(store.db, [{ sessionId: session.id, askings: [{ asking: OLD_ASKING, questionId: question.id, askedAt: now }] }]);
     await store.sessions.saveLiveState(session.id, OLD_SNAPSHOT, 3);
     expect((await action(session.id, 'stop')).status).toBe(200);
     return { session, question, player };

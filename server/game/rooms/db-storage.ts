@@ -113,25 +113,9 @@ export class DbRoomStorage implements RoomStorage {
     if (listed.length > 0 && this.fence) throw new Error('answers outside a batch cannot be fenced');
     const ordered = [...batches].sort((a, b) => (a.sessionId < b.sessionId ? -1 : a.sessionId > b.sessionId ? 1 : 0));
     if (this.commitNow(ordered, listed)) return;
-    // As `commitNow` does, each kind of write in one statement for all the batches (a session's
-    // writes keep their order): on PostgreSQL each statement is a round trip, and at 1,000
-    // sessions over three instances a few per batch held every confirmation for seconds (issue 26).
-    const { scores, liveWrites } = this.store;
-    await scores.transaction(async (trx) => {
+    await this.store.scores.transaction(async (trx) => {
       if (this.fence) await this.fence(trx, ordered.map((b) => b.sessionId));
-      const plans = ordered.map(planOf);
-      const answers = answersOf(listed, plans);
-      if (answers.length > 0) await scores.logAnswers(trx, answers);
-      for (const plan of plans) if (plan.settle) await scores.settleAnswers(trx, plan.sessionId);
-      const rows = plans.flatMap((p) => (p.row ? [{ sessionId: p.sessionId, change: p.row }] : []));
-      if (rows.length > 0) await liveWrites.storeRows(trx, rows);
-      const cleared = plans.filter((p) => p.clearRoster).map((p) => p.sessionId);
-      if (cleared.length > 0) await liveWrites.clearRosters(trx, cleared);
-      const joined = plans.filter((p) => p.joined.length > 0).map((p) => ({ sessionId: p.sessionId, playerIds: p.joined }));
-      if (joined.length > 0) await liveWrites.appendRosters(trx, joined);
-      const asked = plans.filter((p) => p.askings.length > 0);
-      if (asked.length > 0) await liveWrites.insertManyAskings(trx, asked);
-      if (plans.some((p) => p.scores.length > 0)) await scores.upsertManyScores(trx, plans);
+      await this.writePlans(trx, ordered.map(planOf), listed);
     });
   }
 
@@ -168,17 +152,30 @@ export class DbRoomStorage implements RoomStorage {
     if (this.fence) await this.fence(trx, [batch.sessionId]);
     let plan = planOf(batch);
     if (filter) plan = await withoutDangling(trx, plan);
-    const { sessionId } = plan;
+    await this.writePlans(trx, [plan]);
+  }
+
+  /**
+   * The plans' writes inside a Kysely transaction, as `commitNow` makes them: each kind in one
+   * statement for all the plans, a session's own writes in their order. On PostgreSQL each
+   * statement is a round trip, and at 1,000 sessions over three instances a few per batch held
+   * every confirmation for seconds (issue 26). What no plan carries is not called for (each call
+   * an awaited promise).
+   */
+  private async writePlans(trx: Transaction<Database>, plans: BatchPlan[], listed: AnswerWrite[] = []): Promise<void> {
     const { scores, liveWrites } = this.store;
-    // Most batches are a few answers of one session: what they do not carry is not called for
-    // (each call an awaited promise; at 1,000 sessions several per session per turn, issue 26).
-    if (plan.answers.length > 0) await scores.logAnswers(trx, plan.answers);
-    if (plan.settle) await scores.settleAnswers(trx, sessionId);
-    if (plan.row) await liveWrites.storeRow(trx, sessionId, plan.row);
-    if (plan.clearRoster) await liveWrites.clearRoster(trx, sessionId);
-    if (plan.joined.length > 0) await liveWrites.appendRoster(trx, sessionId, plan.joined);
-    if (plan.askings.length > 0) await liveWrites.insertAskings(trx, sessionId, plan.askings);
-    if (plan.scores.length > 0) await scores.upsertScores(trx, sessionId, plan.scores);
+    const answers = answersOf(listed, plans);
+    if (answers.length > 0) await scores.logAnswers(trx, answers);
+    for (const plan of plans) if (plan.settle) await scores.settleAnswers(trx, plan.sessionId);
+    const rows = plans.flatMap((p) => (p.row ? [{ sessionId: p.sessionId, change: p.row }] : []));
+    if (rows.length > 0) await liveWrites.storeRows(trx, rows);
+    const cleared = plans.filter((p) => p.clearRoster).map((p) => p.sessionId);
+    if (cleared.length > 0) await liveWrites.clearRosters(trx, cleared);
+    const joined = plans.filter((p) => p.joined.length > 0).map((p) => ({ sessionId: p.sessionId, playerIds: p.joined }));
+    if (joined.length > 0) await liveWrites.appendRosters(trx, joined);
+    const asked = plans.filter((p) => p.askings.length > 0);
+    if (asked.length > 0) await liveWrites.insertManyAskings(trx, asked);
+    if (plans.some((p) => p.scores.length > 0)) await scores.upsertManyScores(trx, plans);
   }
 }
 

@@ -31,7 +31,7 @@ export async function takeEpoch(db: Kysely<Database>, sessionId: string): Promis
  */
 export function epochFence(epochOf: (sessionId: string) => number | undefined, onFenced: (sessionId: string) => void): WriteFence {
   return async (trx, sessionIds) => {
-    const unique = [...new Set(sessionIds)].sort();
+    const unique = [...new Set(sessionIds)];
     if (unique.length === 0) return;
     let query = trx.selectFrom('sessions').select(['id', 'owner_epoch']).where('id', 'in', unique).orderBy('id');
     if (!(trx.getExecutor().adapter instanceof SqliteAdapter)) query = query.forUpdate();

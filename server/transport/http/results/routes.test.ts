@@ -74,11 +74,16 @@ describe.each(DIALECTS)('results and CSV exports on %s', (dialect) => {
     }
     const t0 = Date.parse('2026-11-20T20:00:00.000Z');
     await store.db.transaction().execute((trx) =>
-      store.liveWrites.insertAskings(trx, session.id, [
-        { asking: 1, questionId: q[0], askedAt: iso(t0) },
-        { asking: 2, questionId: q[1], askedAt: iso(t0 + 60_000) },
-        { asking: 3, questionId: q[0], askedAt: iso(t0 + 120_000) },
-        { asking: 4, questionId: q[2], askedAt: iso(t0 + 180_000) },
+      store.liveWrites.insertManyAskings(trx, [
+        {
+          sessionId: session.id,
+          askings: [
+            { asking: 1, questionId: q[0], askedAt: iso(t0) },
+            { asking: 2, questionId: q[1], askedAt: iso(t0 + 60_000) },
+            { asking: 3, questionId: q[0], askedAt: iso(t0 + 120_000) },
+            { asking: 4, questionId: q[2], askedAt: iso(t0 + 180_000) },
+          ],
+        },
       ]),
     );
     return { session, q, players, t0 };
