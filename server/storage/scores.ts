@@ -3,6 +3,9 @@ import { screenNameSql } from './players.js';
 import type { Database } from './schema.js';
 import type { StorageHealth } from './health.js';
 import type { SQLiteDatabase, SQLiteStatement } from './sqlite-driver.js';
+import { type AnswerRecord, type LiveWork, type LogChanges, type ScoreWriteRow, writeLiveWork } from './live-commit.js';
+import type { LiveWrites } from './live-writes.js';
+import type { LiveWriter } from './live-writer.js';
 import { inChunks } from './util.js';
 
 export interface ScoreRow {
@@ -12,23 +15,7 @@ export interface ScoreRow {
   reachedAt: string;
 }
 
-export interface AnswerRecord {
-  sessionId: string;
-  playerId: string;
-  questionId: string;
-  asking: number;
-  selectedIndex: number;
-  isCorrect: boolean;
-  pointsEarned: number;
-  elapsedMs: number;
-  answeredAt: string;
-}
-
-export interface ScoreWriteRow {
-  playerId: string;
-  pointsTotal: number;
-  reachedAt: string;
-}
+export type { AnswerRecord, ScoreWriteRow } from './live-commit.js';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
@@ -54,8 +41,36 @@ export class ScoreRepository {
     private readonly db: Kysely<Database>,
     sqlite?: SQLiteDatabase,
     private readonly health?: StorageHealth,
+    /** SQLite: the live game's shared transactions go to this thread (live-writer.ts) while it runs. */
+    private readonly writer?: LiveWriter,
   ) {
     this.direct = sqlite && new DirectSqliteWrites(sqlite);
+  }
+
+  /**
+   * The live runner's shared transaction on SQLite (live-commit.ts): on the live writer's thread,
+   * or, without one, `transactionNow` on this connection. Null, with nothing written, where
+   * neither can be (PostgreSQL; a Kysely transaction holding the connection and no writer).
+   */
+  commitLive(work: LiveWork, live: LiveWrites): Promise<void> | null {
+    const { direct, writer } = this;
+    if (!direct) return null;
+    if (writer?.available) return this.commitOnWriter(writer, direct, work);
+    return this.transactionNow(() => writeLiveWork(direct, live, work)) ? Promise.resolve() : null;
+  }
+
+  private async commitOnWriter(writer: LiveWriter, direct: DirectSqliteWrites, work: LiveWork): Promise<void> {
+    const logged: Record<string, number[]> = {};
+    for (const plan of work.plans) if (plan.settle) logged[plan.sessionId] = direct.loggedRowids(plan.sessionId);
+    let changes: LogChanges;
+    try {
+      changes = await writer.write({ ...work, logged });
+    } catch (err) {
+      this.health?.failed(err);
+      throw err;
+    }
+    direct.apply(changes);
+    this.health?.recovered();
   }
 
   async listScores(sessionId: string): Promise<ScoreRow[]> {
@@ -165,13 +180,13 @@ export class ScoreRepository {
 
   /**
    * `transaction` without a promise, on SQLite: `work` runs in one transaction on the raw connection
-   * and calls only the `…Now` writes (here and in LiveWrites). At 1,000 sessions the live commits'
+   * and calls only the direct writes (DirectSqliteWrites, LiveWrites' `…Now`). At 1,000 sessions the live commits'
    * promises, async frames and Kysely's BEGIN and COMMIT round them were most of what the storage
    * allocated (issue 26). False, with nothing run, on PostgreSQL, or while a Kysely transaction
    * holds the connection (its statements must not join this one): then use `transaction`.
    * What the database says is told to StorageHealth, as ObservedDriver does for Kysely's queries.
    */
-  transactionNow(work: () => void): boolean {
+  private transactionNow(work: () => void): boolean {
     const direct = this.direct;
     if (!direct || direct.sqlite.inTransaction) return false;
     try {
@@ -184,21 +199,6 @@ export class ScoreRepository {
     direct.apply(direct.take());
     this.health?.recovered();
     return true;
-  }
-
-  /** Inside `transactionNow`: `logAnswers`. */
-  logAnswersNow(answers: readonly AnswerRecord[]): void {
-    this.direct!.logAnswers(answers);
-  }
-
-  /** Inside `transactionNow`: `settleAnswers`. */
-  settleAnswersNow(sessionId: string): void {
-    this.direct!.settle(sessionId);
-  }
-
-  /** Inside `transactionNow`: `upsertScores` for several sessions at once. */
-  upsertScoresNow(sessions: readonly SessionScores[]): void {
-    this.direct!.upsertScores(sessions);
   }
 
   /** Writes absolute totals (idempotent, so a retried batch cannot double-count). */
@@ -256,11 +256,6 @@ export const SETTLE_LOGGED_SQL = `insert into answers (${ANSWER_COLUMNS}) select
   order by asking, player_id, rowid on conflict (session_id, asking, player_id) do nothing`;
 export const CLEAR_LOGGED_SQL = 'delete from answer_log where rowid in (select value from json_each(?)) and session_id = ?';
 
-/** What one transaction did to the answer log: rows logged (by session) and sessions settled (the rowids moved). */
-interface LogChanges {
-  added: { sessionId: string; rowid: number }[];
-  settled: Map<string, number[]>;
-}
 
 /** Rowids of answers logged and not settled yet, by session, per connection: every repository on it shares them. */
 const loggedOn = new WeakMap<SQLiteDatabase, Map<string, number[]>>();
@@ -275,7 +270,7 @@ const loggedOn = new WeakMap<SQLiteDatabase, Map<string, number[]>>();
  * no Kysely transaction is open. Either way the rows join that transaction and nothing else can
  * interleave.
  */
-class DirectSqliteWrites {
+export class DirectSqliteWrites {
   private readonly answerInsert: MultiRowInsert;
   private readonly logInsert: MultiRowInsert;
   private readonly scoreUpsert: MultiRowInsert;
@@ -285,17 +280,30 @@ class DirectSqliteWrites {
   /** The open transaction's logged rows and settled sessions: taken at its end, applied to `logged` if it committed. */
   private added: LogChanges['added'] = [];
   private settled: LogChanges['settled'] = new Map();
-  /** BEGIN, `work`, COMMIT (ROLLBACK on a throw): better-sqlite3's wrapper, made once. */
+  /**
+   * BEGIN IMMEDIATE, `work`, COMMIT (ROLLBACK on a throw): better-sqlite3's wrapper, made once.
+   * Immediate: the live writer's connection commits too (live-writer.ts), and a transaction that
+   * read before one of its commits could not write after it.
+   */
   readonly runInTransaction: (work: () => void) => void;
 
-  constructor(readonly sqlite: SQLiteDatabase) {
+  /**
+   * `settleOnOpen`: the first instance on a connection moves whatever an earlier run left in the
+   * log into `answers`. Not on the live writer's connection, which opens while this process's log
+   * is in use.
+   */
+  constructor(
+    readonly sqlite: SQLiteDatabase,
+    settleOnOpen = true,
+  ) {
     let logged = loggedOn.get(sqlite);
     if (!logged) {
       loggedOn.set(sqlite, (logged = new Map()));
-      settleWholeLog(sqlite);
+      if (settleOnOpen) settleWholeLog(sqlite);
     }
     this.logged = logged;
-    this.runInTransaction = sqlite.transaction((work: () => void) => work());
+    const inTransaction = sqlite.transaction((work: () => void) => work());
+    this.runInTransaction = (work) => inTransaction.immediate(work);
     this.answerInsert = new MultiRowInsert(
       sqlite,
       ANSWER_ARITY,
@@ -335,9 +343,12 @@ class DirectSqliteWrites {
     this.scoreUpsert.write(rows, scoreArgs);
   }
 
-  /** The session's logged rows (committed, and logged in this transaction) into `answers`, found by rowid. */
-  settle(sessionId: string): void {
-    const rowids = [...(this.logged.get(sessionId) ?? [])];
+  /**
+   * The session's logged rows (committed, and logged in this transaction) into `answers`, found by
+   * rowid. `committed`: those logged before, when another connection's instance keeps the list.
+   */
+  settle(sessionId: string, committed: readonly number[] = this.logged.get(sessionId) ?? []): void {
+    const rowids = [...committed];
     for (const row of this.added) if (row.sessionId === sessionId) rowids.push(row.rowid);
     if (rowids.length === 0) return;
     this.settleLog ??= this.sqlite.prepare(SETTLE_LOGGED_SQL);
@@ -346,6 +357,11 @@ class DirectSqliteWrites {
     this.settleLog.run(list, sessionId);
     this.clearLog.run(list, sessionId);
     this.settled.set(sessionId, rowids);
+  }
+
+  /** The session's rows logged and committed, not settled yet (a copy). */
+  loggedRowids(sessionId: string): number[] {
+    return [...(this.logged.get(sessionId) ?? [])];
   }
 
   /** The open transaction's changes, as it ends; the next one starts from none. */
