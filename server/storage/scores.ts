@@ -47,6 +47,11 @@ export class ScoreRepository {
     this.direct = sqlite && new DirectSqliteWrites(sqlite);
   }
 
+  /** The live writes go to the live writer's thread (`commitLive`), which commits them in the order handed over. */
+  get writesOnThread(): boolean {
+    return this.direct !== undefined && this.writer?.available === true;
+  }
+
   /**
    * The live runner's shared transaction on SQLite (live-commit.ts): on the live writer's thread,
    * or, without one, `transactionNow` on this connection. Null, with nothing written, where

@@ -51,6 +51,10 @@ export class DbRoomStorage implements RoomStorage {
     return this.fence !== undefined;
   }
 
+  get pipelined(): boolean {
+    return !this.fence && this.store.scores.writesOnThread;
+  }
+
   async listLiveSessionIds(): Promise<string[]> {
     return (await this.store.sessions.listByStatus('live')).map((s) => s.id);
   }

@@ -122,3 +122,49 @@ describe.each(DIALECTS)('commits shared across sessions on %s', (dialect) => {
     expect(await storage.loadAnswers(sessions[2].sessionId, 1)).toEqual([]);
   });
 });
+
+describe('commits shared across sessions on a pipelined writer', () => {
+  /** A writer whose transactions are committed only when released, in order; what it was handed, transaction by transaction. */
+  function writer(pipelined: boolean) {
+    const handed: string[] = [];
+    const pending: (() => void)[] = [];
+    const take = (batches: CommitBatch[]) => {
+      handed.push(batches.map((b) => b.sessionId).join(' '));
+      return new Promise<void>((resolve) => pending.push(resolve));
+    };
+    return { handed, release: () => pending.shift()?.(), storage: { pipelined, commit: (batch: CommitBatch) => take([batch]), commitMany: (batches: CommitBatch[]) => take(batches) } };
+  }
+  const batchOf = (sessionId: string): CommitBatch => ({ sessionId, answers: [], scores: [] });
+  const turn = () => new Promise((resolve) => setImmediate(resolve));
+
+  it('hands the next transaction over while the previous one is still being committed, and confirms each when it is', async () => {
+    const { handed, release, storage } = writer(true);
+    const shared = new SharedCommits(storage, { minGapMs: 0 });
+    let firstDone = false;
+    const first = shared.commit(batchOf('a')).then(() => (firstDone = true));
+    await turn();
+    const second = shared.commit(batchOf('b'));
+    await expect.poll(() => handed).toEqual(['a', 'b']);
+    expect(firstDone).toBe(false);
+    release();
+    await first;
+    release();
+    await second;
+  });
+
+  it('without pipelining, waits for the previous transaction’s outcome before handing over the next', async () => {
+    const { handed, release, storage } = writer(false);
+    const shared = new SharedCommits(storage, { minGapMs: 0 });
+    const first = shared.commit(batchOf('a'));
+    await turn();
+    const second = shared.commit(batchOf('b'));
+    await turn();
+    await turn();
+    expect(handed).toEqual(['a']);
+    release();
+    await first;
+    await expect.poll(() => handed).toEqual(['a', 'b']);
+    release();
+    await second;
+  });
+});
