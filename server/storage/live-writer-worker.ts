@@ -4,16 +4,14 @@
  * answer log, or with the error that rolled it back.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { writeLiveWork, type LiveWork } from './live-commit.js';
-import { LiveWrites } from './live-writes.js';
-import { DirectSqliteWrites } from './scores.js';
+import { DirectSqliteWrites, LiveRowStatements, type LiveWork, writeLiveWork } from './live-commit.js';
 import { SQLite } from './sqlite-driver.js';
 import { openLiveWriterConnection, type WriterReply, type WriterRequest } from './live-writer.js';
 
 const port = parentPort!;
 const sqlite = openLiveWriterConnection(SQLite, (workerData as { dbPath: string }).dbPath);
 const direct = new DirectSqliteWrites(sqlite, false);
-const live = new LiveWrites(sqlite);
+const live = new LiveRowStatements(sqlite);
 
 port.on('message', (request: WriterRequest) => {
   if (request.type === 'close') {

@@ -133,7 +133,7 @@ export class DbRoomStorage implements RoomStorage {
     if (this.fence) return null;
     const plans = batches.map(planOf);
     // The listed answers first, then each batch's: each settle finds its session's among them.
-    return this.store.scores.commitLive({ answers: answersOf(listed, plans), plans: plans.map(livePlanOf) }, this.store.liveWrites);
+    return this.store.scores.commitLive({ answers: answersOf(listed, plans), plans: plans.map(livePlanOf) }, this.store.liveWrites.rows);
   }
 
   private async writeBatch(trx: Transaction<Database>, batch: CommitBatch, filter: boolean): Promise<void> {
