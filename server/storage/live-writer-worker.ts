@@ -12,6 +12,7 @@ const port = parentPort!;
 const sqlite = openLiveWriterConnection(SQLite, (workerData as { dbPath: string }).dbPath);
 const direct = new DirectSqliteWrites(sqlite, false);
 const live = new LiveRowStatements(sqlite);
+port.postMessage('open');
 
 port.on('message', (request: WriterRequest) => {
   if (request.type === 'close') {

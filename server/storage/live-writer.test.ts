@@ -28,6 +28,13 @@ describe('the live writer thread (SQLite)', () => {
     await database?.drop();
   });
 
+  /** The thread up: until it is, live commits go on the event loop's connection (a game's first must not wait for a start). */
+  async function threadUp() {
+    const writer = store.handle.liveWriter!;
+    writer.warm();
+    await expect.poll(() => writer.available).toBe(true);
+  }
+
   async function liveGame() {
     const session = await store.sessions.create({ title: 'Live', auditoriumId: null, startsAt: null, autoRotate: true, mediaItemsPerTransition: 2, returnMessage: null }, 'draft');
     await store.sessions.transition(session.id, ['draft'], 'live');
@@ -43,6 +50,7 @@ describe('the live writer thread (SQLite)', () => {
 
   it('commits while another connection holds the write lock without stopping the event loop, and after it lets go', async () => {
     const { sessionId, playerId, batch } = await liveGame();
+    await threadUp();
     // Another writer on the same file (an administrator's import, a slow disk's long commit).
     const other = new SQLite(path.join(database.dataDir, 'marquee.sqlite'));
     other.exec('begin immediate');
@@ -64,8 +72,8 @@ describe('the live writer thread (SQLite)', () => {
 
   it('lets a transaction of the event loop that read before a live commit write after it', async () => {
     const { sessionId, batch } = await liveGame();
-    // The thread started and its connection open (a first commit), so it commits in the wait below.
-    await storage.commitMany([{ sessionId, answers: [], scores: [], snapshot: { live: null, currentQuestionIndex: 0 } }]);
+    // The thread up, so it commits in the wait below.
+    await threadUp();
     let committing: Promise<void> | undefined;
     await store.db.transaction().execute(async (trx) => {
       await trx.selectFrom('sessions').select('title').where('id', '=', sessionId).executeTakeFirstOrThrow();
@@ -81,6 +89,7 @@ describe('the live writer thread (SQLite)', () => {
 
   it('settles answers logged through the thread when the session reaches a quiet step', async () => {
     const { sessionId, playerId, batch } = await liveGame();
+    await threadUp();
     await storage.commitMany([{ ...batch, scores: [] }]);
     // The reveal ends: the snapshot alone, which moves the logged answers into `answers`.
     await storage.commitMany([{ sessionId, answers: [], scores: [], snapshot: { live: null, currentQuestionIndex: 0 } }]);
@@ -92,6 +101,7 @@ describe('the live writer thread (SQLite)', () => {
   it('refuses a transaction whose row a foreign key rejects, writing none of it, and the room’s retry stores the rest', async () => {
     const { sessionId, playerId, batch } = await liveGame();
     const ghost = { ...batch.answers[0], playerId: 'no-such-player' };
+    await threadUp();
     await expect(storage.commitMany([{ ...batch, answers: [...batch.answers, ghost] }])).rejects.toMatchObject({ code: expect.stringMatching(/^SQLITE_CONSTRAINT/) });
     expect(await store.scores.listScores(sessionId)).toEqual([]);
     // SharedCommits then writes the batch alone through `commit`, which leaves the dangling row out.
@@ -99,10 +109,24 @@ describe('the live writer thread (SQLite)', () => {
     expect((await store.scores.answersForAsking(sessionId, 1)).map((a) => a.playerId)).toEqual([playerId]);
   });
 
-  it('falls back to the event loop’s connection when the thread cannot open the database', async () => {
-    const writer = new LiveWriter(path.join(database.dataDir, 'missing', 'none.sqlite'));
+  it('commits a game’s first transaction on the event loop’s connection while the thread starts, then on the thread', async () => {
+    const { sessionId, playerId, batch } = await liveGame();
+    const writer = store.handle.liveWriter!;
+    expect(writer.available).toBe(false);
+    await storage.commitMany([batch]);
+    expect((await store.scores.answersForAsking(sessionId, 1)).map((a) => a.playerId)).toEqual([playerId]);
+    // That first commit started the thread.
+    await expect.poll(() => writer.available).toBe(true);
+  });
+
+  it('reports a thread that cannot open the database once, and refuses what is handed to it', async () => {
+    const errors: unknown[] = [];
+    const writer = new LiveWriter(path.join(database.dataDir, 'missing', 'none.sqlite'), (err) => errors.push(err));
+    writer.warm();
+    await expect.poll(() => errors.length).toBe(1);
+    expect(writer.available).toBe(false);
     await expect(writer.write({ answers: [], plans: [] })).rejects.toThrow();
-    await expect.poll(() => writer.available).toBe(false);
+    expect(errors).toHaveLength(1);
     await writer.close();
   });
 });

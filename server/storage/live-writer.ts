@@ -47,6 +47,8 @@ export class LiveWriteError extends Error {
 export class LiveWriter {
   private worker: Worker | null = null;
   private failed = false;
+  /** The thread has opened its connection: `write` goes to it (unless it failed since, or the writer is closed). */
+  private opened = false;
   private closed = false;
   private nextId = 0;
   private readonly pending = new Map<number, { resolve: (changes: LogChanges) => void; reject: (err: Error) => void }>();
@@ -56,14 +58,32 @@ export class LiveWriter {
     private readonly onError: (err: unknown) => void = () => undefined,
   ) {}
 
-  /** False once the thread could not start or died (or the writer is closed): write on the event loop's connection. */
+  /** True once the thread is up and while it runs; false while it starts, once it failed, and once closed: write on the event loop's connection. */
   get available(): boolean {
-    return !this.failed && !this.closed;
+    return this.opened && !this.failed && !this.closed;
+  }
+
+  /**
+   * Starts the thread if it is not running. Until it is up (`available`), the live writes go on
+   * the event loop's connection: a thread took up to 3 s to start on a loaded machine, and a
+   * game's first commit must not wait for it.
+   */
+  warm(): void {
+    if (this.worker || this.failed || this.closed) return;
+    try {
+      this.worker = this.start();
+    } catch (err) {
+      this.fail(err);
+    }
   }
 
   /** Writes `work` in one transaction on the writer's thread; resolves once it is committed. */
   write(work: LiveWork): Promise<LogChanges> {
     return new Promise<LogChanges>((resolve, reject) => {
+      if (this.failed || this.closed) {
+        reject(new Error('the live writer thread is not running'));
+        return;
+      }
       let worker: Worker;
       try {
         worker = this.worker ??= this.start();
@@ -102,7 +122,10 @@ export class LiveWriter {
       execArgv: fromSources ? ['--import', 'tsx'] : [],
     });
     worker.unref();
-    worker.on('message', (reply: WriterReply) => this.replied(worker, reply));
+    worker.on('message', (reply: WriterReply | 'open') => {
+      if (reply === 'open') this.opened = true;
+      else this.replied(worker, reply);
+    });
     worker.on('error', (err) => this.fail(err));
     worker.on('exit', () => {
       if (this.pending.size > 0) this.fail(new Error('the live writer thread exited'));

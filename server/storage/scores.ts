@@ -59,6 +59,7 @@ export class ScoreRepository {
     const { direct, writer } = this;
     if (!direct || !live) return null;
     if (writer?.available) return this.commitOnWriter(writer, direct, work);
+    writer?.warm();
     return this.transactionNow(() => writeLiveWork(direct, live, work)) ? Promise.resolve() : null;
   }
 
