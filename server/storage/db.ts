@@ -1,7 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import {
-  CompiledQuery,
   Kysely,
   Migrator,
   PostgresDialect,
@@ -18,7 +17,6 @@ import {
 } from 'kysely';
 import pg from 'pg';
 import { JoinParametersPlugin } from './join-params.js';
-import { LiveWriter } from './live-writer.js';
 import * as initial from './migrations/001_initial.js';
 import * as media from './migrations/002_media.js';
 import * as cluster from './migrations/004_cluster.js';
@@ -34,7 +32,7 @@ import * as liveRoster from './migrations/013_live_roster.js';
 import * as scoresUnranked from './migrations/015_scores_unranked.js';
 import * as answersUnindexedPlayer from './migrations/016_answers_unindexed_player.js';
 import type { Database } from './schema.js';
-import { configureConnection, SQLite, SQLiteDriverPath, type SQLiteDatabase, type SQLiteStatement } from './sqlite-driver.js';
+import { SQLite, SQLiteDriverPath, type SQLiteDatabase, type SQLiteStatement } from './sqlite-driver.js';
 import { StorageHealth } from './health.js';
 import { ObservedDriver } from './observed-driver.js';
 import { WalCheckpointer } from './wal-checkpointer.js';
@@ -49,8 +47,6 @@ export interface DatabaseHandle {
    * be used inside a Kysely transaction, which holds this one connection for its duration.
    */
   sqlite?: SQLiteDatabase;
-  /** SQLite only: the thread that writes the live game's shared transactions (live-writer.ts). */
-  liveWriter?: LiveWriter;
   /** Storage faults seen by any query or connection, and commits (DESIGN §16: /readyz, reconnects in an outage). */
   health: StorageHealth;
   close(): Promise<void>;
@@ -108,22 +104,27 @@ function openSqlite(dataDir: string): DatabaseHandle {
   const file = path.join(dataDir, 'marquee.sqlite');
   const sqlite = new SQLite(file);
   sqlite.pragma('journal_mode = WAL');
-  configureConnection(sqlite);
+  sqlite.pragma('foreign_keys = ON');
+  // NORMAL is durable across application crashes in WAL mode and much faster under answer bursts.
+  sqlite.pragma('synchronous = NORMAL');
+  // A statement over many rows inside a transaction (settling the answer logs of many games in the
+  // live writes' shared one) journals the pages it changes; past 64 KiB SQLite moved that journal to
+  // a file in /var/tmp, written a page at a time on the event loop, and a full /var/tmp failed the
+  // commit. In memory those settles took a third less (docs/PERFORMANCE.md, "Session 52").
+  sqlite.pragma('temp_store = MEMORY');
+  sqlite.pragma('busy_timeout = 5000');
   const checkpointer = new WalCheckpointer(sqlite, file, {
     driverPath: SQLiteDriverPath,
     onError: (err) => console.error(err instanceof Error ? err.message : err),
   });
   const health = new StorageHealth();
-  const liveWriter = new LiveWriter(file, (err) => console.error(`The live writer thread stopped; live writes go on the main connection: ${err instanceof Error ? err.message : err}`));
   const db = new Kysely<Database>({ dialect: new ObservedSqliteDialect({ database: withStatementCache(sqlite) }, health), plugins: [new JoinParametersPlugin()] });
   return {
     db,
     dialect: 'sqlite',
     sqlite,
-    liveWriter,
     health,
     close: async () => {
-      await liveWriter.close();
       await checkpointer.close();
       await db.destroy();
     },
@@ -201,13 +202,7 @@ class ObservedSqliteDialect extends SqliteDialect {
   }
 
   override createDriver(): Driver {
-    const driver = super.createDriver();
-    // The live writer's thread commits on a second connection (live-writer.ts): a deferred
-    // transaction that read before one of its commits could not write after it.
-    driver.beginTransaction = async (connection) => {
-      await connection.executeQuery(CompiledQuery.raw('begin immediate'));
-    };
-    return new ObservedDriver(driver, this.health);
+    return new ObservedDriver(super.createDriver(), this.health);
   }
 }
 

@@ -13,13 +13,17 @@
  */
 import { type Kysely, sql, type Transaction } from 'kysely';
 import type { Database } from './schema.js';
-import { type Asking, type LiveRowChange, LiveRowStatements } from './live-commit.js';
-import type { SQLiteDatabase } from './sqlite-driver.js';
+import type { SQLiteDatabase, SQLiteStatement } from './sqlite-driver.js';
 import { inChunks } from './util.js';
 
-export type { Asking, LiveRowChange } from './live-commit.js';
-
 type Db = Kysely<Database> | Transaction<Database>;
+
+/** What a step changes on the session's row. */
+export interface LiveRowChange {
+  /** The resume snapshot as JSON (null: nothing to resume) and the question index it is at. */
+  snapshot?: { liveJson: string | null; currentQuestionIndex: number };
+  autoRotate?: boolean;
+}
 
 /** One session's row change. */
 export interface SessionRowChange {
@@ -27,13 +31,16 @@ export interface SessionRowChange {
   change: LiveRowChange;
 }
 
-export class LiveWrites {
-  /** SQLite: the same writes as prepared statements on the raw connection (live-commit.ts). */
-  readonly rows: LiveRowStatements | undefined;
+export interface Asking {
+  asking: number;
+  questionId: string;
+  askedAt: string;
+}
 
-  constructor(private readonly sqlite?: SQLiteDatabase) {
-    this.rows = sqlite && new LiveRowStatements(sqlite);
-  }
+export class LiveWrites {
+  private readonly statements = new Map<string, SQLiteStatement>();
+
+  constructor(private readonly sqlite?: SQLiteDatabase) {}
 
   // Each write for any number of sessions at once: a shared transaction carries hundreds of
   // sessions' question starts and closes, and on PostgreSQL a statement each was a round trip
@@ -42,7 +49,7 @@ export class LiveWrites {
   /** A snapshot is stored only while the session is live: never revives one stopped meanwhile. */
   async storeRows(db: Db, rows: readonly SessionRowChange[]): Promise<void> {
     if (this.sqlite && db.isTransaction) {
-      for (const { sessionId, change } of rows) this.rows!.storeRowNow(sessionId, change);
+      for (const { sessionId, change } of rows) this.storeRowNow(sessionId, change);
       return;
     }
     // A question's start or close changes only the snapshot: all of those in one statement. An
@@ -65,7 +72,7 @@ export class LiveWrites {
   async clearRosters(db: Db, sessionIds: readonly string[]): Promise<void> {
     if (sessionIds.length === 0) return;
     if (this.sqlite && db.isTransaction) {
-      for (const sessionId of sessionIds) this.rows!.clearRosterNow(sessionId);
+      for (const sessionId of sessionIds) this.clearRosterNow(sessionId);
       return;
     }
     await db.deleteFrom('live_roster').where('session_id', 'in', sessionIds).execute();
@@ -74,7 +81,7 @@ export class LiveWrites {
   /** Appends newcomers; one already listed stays as it is. */
   async appendRosters(db: Db, newcomers: readonly { sessionId: string; playerIds: readonly string[] }[]): Promise<void> {
     if (this.sqlite && db.isTransaction) {
-      for (const { sessionId, playerIds } of newcomers) this.rows!.appendRosterNow(sessionId, playerIds);
+      for (const { sessionId, playerIds } of newcomers) this.appendRosterNow(sessionId, playerIds);
       return;
     }
     const rows = newcomers.flatMap(({ sessionId, playerIds }) => playerIds.map((playerId) => ({ session_id: sessionId, player_id: playerId })));
@@ -90,7 +97,7 @@ export class LiveWrites {
   /** Records that questions went out (idempotent: a retried commit writes each once). */
   async insertManyAskings(db: Db, sessions: readonly { sessionId: string; askings: readonly Asking[] }[]): Promise<void> {
     if (this.sqlite && db.isTransaction) {
-      for (const { sessionId, askings } of sessions) this.rows!.insertAskingsNow(sessionId, askings);
+      for (const { sessionId, askings } of sessions) this.insertAskingsNow(sessionId, askings);
       return;
     }
     const rows = sessions.flatMap(({ sessionId, askings }) => askings.map((a) => ({ session_id: sessionId, asking: a.asking, question_id: a.questionId, asked_at: a.askedAt })));
@@ -112,5 +119,48 @@ export class LiveWrites {
     if (onlyIfLive) update = update.where('status', '=', 'live');
     if (autoRotate !== undefined) update = update.set({ auto_rotate: autoRotate ? 1 : 0 });
     await update.execute();
+  }
+
+  // The same writes on SQLite, synchronous: inside a Kysely transaction (above) or in
+  // ScoreRepository.transactionNow.
+
+  storeRowNow(sessionId: string, change: LiveRowChange): void {
+    const { snapshot, autoRotate } = change;
+    if (!snapshot) {
+      if (autoRotate !== undefined) this.prepared('update sessions set auto_rotate = ? where id = ?').run(autoRotate ? 1 : 0, sessionId);
+      return;
+    }
+    // Every question's start and close stores one: its statement is picked, not built, each time.
+    const onlyIfLive = snapshot.liveJson !== null ? " and status = 'live'" : '';
+    if (autoRotate === undefined) {
+      this.prepared(`update sessions set live_state = ?, current_question_index = ? where id = ?${onlyIfLive}`).run(snapshot.liveJson, snapshot.currentQuestionIndex, sessionId);
+    } else {
+      this.prepared(`update sessions set live_state = ?, current_question_index = ?, auto_rotate = ? where id = ?${onlyIfLive}`).run(
+        snapshot.liveJson,
+        snapshot.currentQuestionIndex,
+        autoRotate ? 1 : 0,
+        sessionId,
+      );
+    }
+  }
+
+  clearRosterNow(sessionId: string): void {
+    this.prepared('delete from live_roster where session_id = ?').run(sessionId);
+  }
+
+  appendRosterNow(sessionId: string, playerIds: readonly string[]): void {
+    const statement = this.prepared('insert into live_roster (session_id, player_id) values (?, ?) on conflict (session_id, player_id) do nothing');
+    for (const playerId of playerIds) statement.run(sessionId, playerId);
+  }
+
+  insertAskingsNow(sessionId: string, askings: readonly Asking[]): void {
+    const statement = this.prepared('insert into question_askings (session_id, asking, question_id, asked_at) values (?, ?, ?, ?) on conflict (session_id, asking) do nothing');
+    for (const a of askings) statement.run(sessionId, a.asking, a.questionId, a.askedAt);
+  }
+
+  private prepared(text: string): SQLiteStatement {
+    let statement = this.statements.get(text);
+    if (!statement) this.statements.set(text, (statement = this.sqlite!.prepare(text)));
+    return statement;
   }
 }

@@ -2,9 +2,7 @@ import { type Kysely, type Transaction, sql } from 'kysely';
 import { screenNameSql } from './players.js';
 import type { Database } from './schema.js';
 import type { StorageHealth } from './health.js';
-import type { SQLiteDatabase } from './sqlite-driver.js';
-import { type AnswerRecord, DirectSqliteWrites, type LiveRowStatements, type LiveWork, type LogChanges, type ScoreWriteRow, type SessionScores, writeLiveWork } from './live-commit.js';
-import type { LiveWriter } from './live-writer.js';
+import type { SQLiteDatabase, SQLiteStatement } from './sqlite-driver.js';
 import { inChunks } from './util.js';
 
 export interface ScoreRow {
@@ -14,10 +12,27 @@ export interface ScoreRow {
   reachedAt: string;
 }
 
-export type { AnswerRecord, ScoreWriteRow } from './live-commit.js';
-export { CLEAR_LOGGED_SQL, SETTLE_LOGGED_SQL } from './live-commit.js';
+export interface AnswerRecord {
+  sessionId: string;
+  playerId: string;
+  questionId: string;
+  asking: number;
+  selectedIndex: number;
+  isCorrect: boolean;
+  pointsEarned: number;
+  elapsedMs: number;
+  answeredAt: string;
+}
+
+export interface ScoreWriteRow {
+  playerId: string;
+  pointsTotal: number;
+  reachedAt: string;
+}
 
 type Db = Kysely<Database> | Transaction<Database>;
+
+const ANSWER_COLUMNS = 'session_id, player_id, question_id, asking, selected_index, is_correct, points_earned, elapsed_ms, answered_at';
 
 /**
  * Answers and per-session scores: written by the live runner (inside its own transactions, hence
@@ -39,42 +54,8 @@ export class ScoreRepository {
     private readonly db: Kysely<Database>,
     sqlite?: SQLiteDatabase,
     private readonly health?: StorageHealth,
-    /** SQLite: the live game's shared transactions go to this thread (live-writer.ts) while it runs. */
-    private readonly writer?: LiveWriter,
   ) {
     this.direct = sqlite && new DirectSqliteWrites(sqlite);
-  }
-
-  /** The live writes go to the live writer's thread (`commitLive`), which commits them in the order handed over. */
-  get writesOnThread(): boolean {
-    return this.direct !== undefined && this.writer?.available === true;
-  }
-
-  /**
-   * The live runner's shared transaction on SQLite (live-commit.ts): on the live writer's thread,
-   * or, without one, `transactionNow` on this connection. Null, with nothing written, where
-   * neither can be (PostgreSQL; a Kysely transaction holding the connection and no writer).
-   */
-  commitLive(work: LiveWork, live: LiveRowStatements | undefined): Promise<void> | null {
-    const { direct, writer } = this;
-    if (!direct || !live) return null;
-    if (writer?.available) return this.commitOnWriter(writer, direct, work);
-    writer?.warm();
-    return this.transactionNow(() => writeLiveWork(direct, live, work)) ? Promise.resolve() : null;
-  }
-
-  private async commitOnWriter(writer: LiveWriter, direct: DirectSqliteWrites, work: LiveWork): Promise<void> {
-    const logged: Record<string, number[]> = {};
-    for (const plan of work.plans) if (plan.settle) logged[plan.sessionId] = direct.loggedRowids(plan.sessionId);
-    let changes: LogChanges;
-    try {
-      changes = await writer.write({ ...work, logged });
-    } catch (err) {
-      this.health?.failed(err);
-      throw err;
-    }
-    direct.apply(changes);
-    this.health?.recovered();
   }
 
   async listScores(sessionId: string): Promise<ScoreRow[]> {
@@ -184,13 +165,13 @@ export class ScoreRepository {
 
   /**
    * `transaction` without a promise, on SQLite: `work` runs in one transaction on the raw connection
-   * and calls only the direct writes (live-commit.ts). At 1,000 sessions the live commits'
+   * and calls only the `…Now` writes (here and in LiveWrites). At 1,000 sessions the live commits'
    * promises, async frames and Kysely's BEGIN and COMMIT round them were most of what the storage
    * allocated (issue 26). False, with nothing run, on PostgreSQL, or while a Kysely transaction
    * holds the connection (its statements must not join this one): then use `transaction`.
    * What the database says is told to StorageHealth, as ObservedDriver does for Kysely's queries.
    */
-  private transactionNow(work: () => void): boolean {
+  transactionNow(work: () => void): boolean {
     const direct = this.direct;
     if (!direct || direct.sqlite.inTransaction) return false;
     try {
@@ -203,6 +184,21 @@ export class ScoreRepository {
     direct.apply(direct.take());
     this.health?.recovered();
     return true;
+  }
+
+  /** Inside `transactionNow`: `logAnswers`. */
+  logAnswersNow(answers: readonly AnswerRecord[]): void {
+    this.direct!.logAnswers(answers);
+  }
+
+  /** Inside `transactionNow`: `settleAnswers`. */
+  settleAnswersNow(sessionId: string): void {
+    this.direct!.settle(sessionId);
+  }
+
+  /** Inside `transactionNow`: `upsertScores` for several sessions at once. */
+  upsertScoresNow(sessions: readonly SessionScores[]): void {
+    this.direct!.upsertScores(sessions);
   }
 
   /** Writes absolute totals (idempotent, so a retried batch cannot double-count). */
@@ -252,4 +248,219 @@ export class ScoreRepository {
     await trx.deleteFrom('answers').where('session_id', '=', sessionId).execute();
     await trx.deleteFrom('scores').where('session_id', '=', sessionId).execute();
   }
+}
+
+/** Moves logged rows, given as a JSON array of rowids, of one session into `answers`, in key order: each index page is written once; rowid order among a player's answers keeps the first. */
+export const SETTLE_LOGGED_SQL = `insert into answers (${ANSWER_COLUMNS}) select ${ANSWER_COLUMNS} from answer_log
+  where rowid in (select value from json_each(?)) and session_id = ?
+  order by asking, player_id, rowid on conflict (session_id, asking, player_id) do nothing`;
+export const CLEAR_LOGGED_SQL = 'delete from answer_log where rowid in (select value from json_each(?)) and session_id = ?';
+
+/** What one transaction did to the answer log: rows logged (by session) and sessions settled (the rowids moved). */
+interface LogChanges {
+  added: { sessionId: string; rowid: number }[];
+  settled: Map<string, number[]>;
+}
+
+/** Rowids of answers logged and not settled yet, by session, per connection: every repository on it shares them. */
+const loggedOn = new WeakMap<SQLiteDatabase, Map<string, number[]>>();
+
+/**
+ * The live game's hot writes on SQLite (answers, the answer log and its settling, scores), as
+ * statements prepared once and run on the raw connection (answers, log rows and scores several
+ * rows at a time, MultiRowInsert): the same SQL as the Kysely versions above, without building
+ * and compiling a query for every batch (in a 10,000-phone answer burst that was most of the
+ * writes' JavaScript time, docs/PERFORMANCE.md). Used only inside a transaction: a Kysely one,
+ * which holds the connection, or `transactionNow`'s, which runs whole in one synchronous call while
+ * no Kysely transaction is open. Either way the rows join that transaction and nothing else can
+ * interleave.
+ */
+class DirectSqliteWrites {
+  private readonly answerInsert: MultiRowInsert;
+  private readonly logInsert: MultiRowInsert;
+  private readonly scoreUpsert: MultiRowInsert;
+  private settleLog: SQLiteStatement | undefined;
+  private clearLog: SQLiteStatement | undefined;
+  private readonly logged: Map<string, number[]>;
+  /** The open transaction's logged rows and settled sessions: taken at its end, applied to `logged` if it committed. */
+  private added: LogChanges['added'] = [];
+  private settled: LogChanges['settled'] = new Map();
+  /** BEGIN, `work`, COMMIT (ROLLBACK on a throw): better-sqlite3's wrapper, made once. */
+  readonly runInTransaction: (work: () => void) => void;
+
+  constructor(readonly sqlite: SQLiteDatabase) {
+    let logged = loggedOn.get(sqlite);
+    if (!logged) {
+      loggedOn.set(sqlite, (logged = new Map()));
+      settleWholeLog(sqlite);
+    }
+    this.logged = logged;
+    this.runInTransaction = sqlite.transaction((work: () => void) => work());
+    this.answerInsert = new MultiRowInsert(
+      sqlite,
+      ANSWER_ARITY,
+      (values) => `insert into answers (${ANSWER_COLUMNS}) values ${values} on conflict (session_id, asking, player_id) do nothing`,
+    );
+    this.logInsert = new MultiRowInsert(sqlite, ANSWER_ARITY, (values) => `insert into answer_log (${ANSWER_COLUMNS}) values ${values}`);
+    this.scoreUpsert = new MultiRowInsert(
+      sqlite,
+      4,
+      (values) => `insert into scores (session_id, player_id, points_total, reached_at) values ${values}
+        on conflict (session_id, player_id) do update set points_total = excluded.points_total, reached_at = excluded.reached_at`,
+    );
+  }
+
+  /** Rows are taken in order, so of two for the same asking in one batch the first is kept, as in `answers`. */
+  insertAnswers(answers: AnswerRecord[]): void {
+    this.answerInsert.write(answers, answerArgs);
+  }
+
+  /**
+   * Appends to the answer log (see ScoreRepository); `settle` moves them into `answers`. Several
+   * rows a statement: a row's rowid is one above the last (SQLite gives a new row the table's
+   * largest rowid plus one), so a statement's rows hold the `rows` rowids up to its last.
+   */
+  logAnswers(answers: readonly AnswerRecord[]): void {
+    this.logInsert.write(answers, answerArgs, (result, start, rows) => {
+      if (result.changes !== rows) throw new Error(`the answer log took ${result.changes} of ${rows} rows`);
+      const first = Number(result.lastInsertRowid) - rows + 1;
+      for (let r = 0; r < rows; r++) this.added.push({ sessionId: answers[start + r].sessionId, rowid: first + r });
+    });
+  }
+
+  /** Scores of several sessions, several rows a statement. */
+  upsertScores(sessions: readonly SessionScores[]): void {
+    const rows: [string, ScoreWriteRow][] = [];
+    for (const { sessionId, scores } of sessions) for (const score of scores) rows.push([sessionId, score]);
+    this.scoreUpsert.write(rows, scoreArgs);
+  }
+
+  /** The session's logged rows (committed, and logged in this transaction) into `answers`, found by rowid. */
+  settle(sessionId: string): void {
+    const rowids = [...(this.logged.get(sessionId) ?? [])];
+    for (const row of this.added) if (row.sessionId === sessionId) rowids.push(row.rowid);
+    if (rowids.length === 0) return;
+    this.settleLog ??= this.sqlite.prepare(SETTLE_LOGGED_SQL);
+    this.clearLog ??= this.sqlite.prepare(CLEAR_LOGGED_SQL);
+    const list = JSON.stringify(rowids);
+    this.settleLog.run(list, sessionId);
+    this.clearLog.run(list, sessionId);
+    this.settled.set(sessionId, rowids);
+  }
+
+  /** The open transaction's changes, as it ends; the next one starts from none. */
+  take(): LogChanges {
+    const changes = { added: this.added, settled: this.settled };
+    this.added = [];
+    this.settled = new Map();
+    return changes;
+  }
+
+  /** A transaction committed: its rows are logged and its settles done (one rolled back is dropped). */
+  apply({ added, settled }: LogChanges): void {
+    for (const { sessionId, rowid } of added) {
+      let rowids = this.logged.get(sessionId);
+      if (!rowids) this.logged.set(sessionId, (rowids = []));
+      rowids.push(rowid);
+    }
+    for (const [sessionId, rowids] of settled) {
+      const moved = new Set(rowids);
+      const left = this.logged.get(sessionId)?.filter((rowid) => !moved.has(rowid)) ?? [];
+      if (left.length > 0) this.logged.set(sessionId, left);
+      else this.logged.delete(sessionId);
+    }
+  }
+}
+
+/** The bound values of an answer row, in ANSWER_COLUMNS' order. */
+const ANSWER_ARITY = 9;
+
+function answerArgs(a: AnswerRecord, args: unknown[], at: number): void {
+  args[at] = a.sessionId;
+  args[at + 1] = a.playerId;
+  args[at + 2] = a.questionId;
+  args[at + 3] = a.asking;
+  args[at + 4] = a.selectedIndex;
+  args[at + 5] = a.isCorrect ? 1 : 0;
+  args[at + 6] = a.pointsEarned;
+  args[at + 7] = Math.round(a.elapsedMs);
+  args[at + 8] = a.answeredAt;
+}
+
+/**
+ * Most rows one multi-row statement writes. Statements are made for powers of two only (seven
+ * sizes, each prepared once), so a batch of n rows takes n / 64 statements and at most six more:
+ * each run costs its own call, bindings check, cursor and result (issue 26; an answer's commit
+ * 7 % and a close 11 % cheaper in `bench/commit-cost.ts`, docs/PERFORMANCE.md "Session 60").
+ */
+const MAX_ROWS_PER_STATEMENT = 64;
+
+/** The rows the next statement writes: the largest power of two left, at most MAX_ROWS_PER_STATEMENT. */
+function rowsPerStatement(left: number): number {
+  return left >= MAX_ROWS_PER_STATEMENT ? MAX_ROWS_PER_STATEMENT : 1 << (31 - Math.clz32(left));
+}
+
+type RunResult = ReturnType<SQLiteStatement['run']>;
+
+/** One INSERT of rows of `arity` values, run over any number of rows several at a time (above). */
+class MultiRowInsert {
+  /** Prepared on first use, by number of rows. */
+  private readonly statements = new Map<number, SQLiteStatement>();
+
+  constructor(
+    private readonly sqlite: SQLiteDatabase,
+    private readonly arity: number,
+    /** The SQL for a VALUES list. */
+    private readonly sqlOf: (values: string) => string,
+  ) {}
+
+  /** Writes every row; `fill` puts a row's values at `args[at…]`, `ran` sees each statement's result and its rows. */
+  write<T>(rows: readonly T[], fill: (row: T, args: unknown[], at: number) => void, ran?: (result: RunResult, start: number, count: number) => void): void {
+    const { arity } = this;
+    for (let start = 0; start < rows.length; ) {
+      const count = rowsPerStatement(rows.length - start);
+      const args = new Array<unknown>(count * arity);
+      for (let r = 0; r < count; r++) fill(rows[start + r], args, r * arity);
+      const result = this.statementFor(count).run(args);
+      ran?.(result, start, count);
+      start += count;
+    }
+  }
+
+  private statementFor(count: number): SQLiteStatement {
+    let statement = this.statements.get(count);
+    if (!statement) {
+      const row = `(${new Array<string>(this.arity).fill('?').join(', ')})`;
+      this.statements.set(count, (statement = this.sqlite.prepare(this.sqlOf(new Array<string>(count).fill(row).join(', ')))));
+    }
+    return statement;
+  }
+}
+
+function scoreArgs([sessionId, score]: [string, ScoreWriteRow], args: unknown[], at: number): void {
+  args[at] = sessionId;
+  args[at + 1] = score.playerId;
+  args[at + 2] = score.pointsTotal;
+  args[at + 3] = score.reachedAt;
+}
+
+/** One session's scores to upsert. */
+export interface SessionScores {
+  sessionId: string;
+  scores: readonly ScoreWriteRow[];
+}
+
+/**
+ * What the log holds when a process opens the database was logged by an earlier one (a crash
+ * before its settle): nobody knows its rowids, so it moves into `answers` now, whole. Skipped on a
+ * schema older than the log (a test's older release).
+ */
+function settleWholeLog(sqlite: SQLiteDatabase): void {
+  if (!sqlite.prepare("select 1 from sqlite_master where type = 'table' and name = 'answer_log'").get()) return;
+  sqlite.transaction(() => {
+    sqlite
+      .prepare(`insert into answers (${ANSWER_COLUMNS}) select ${ANSWER_COLUMNS} from answer_log order by session_id, asking, player_id, rowid on conflict (session_id, asking, player_id) do nothing`)
+      .run();
+    sqlite.prepare('delete from answer_log').run();
+  })();
 }

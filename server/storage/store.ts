@@ -42,7 +42,7 @@ export class Store {
     this.media = new MediaRepository(db);
     this.players = new PlayerRepository(db, handle.dialect, handle.sqlite);
     this.questions = new QuestionRepository(db);
-    this.scores = new ScoreRepository(db, handle.sqlite, handle.health, handle.liveWriter);
+    this.scores = new ScoreRepository(db, handle.sqlite, handle.health);
     this.results = new ResultsRepository(db, (sessionId) => this.scores.settleAnswers(db, sessionId));
     this.sessions = new SessionRepository(db);
     this.settings = new SettingsRepository(db);

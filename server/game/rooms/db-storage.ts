@@ -9,9 +9,9 @@
  */
 import type { Transaction } from 'kysely';
 import { parseLiveSnapshot, type Program, type StoredAnswer, type StoredScore } from '../engine/index.js';
-import type { LivePlan } from '../../storage/live-commit.js';
+import type { Asking, LiveRowChange } from '../../storage/live-writes.js';
 import type { Database } from '../../storage/schema.js';
-import type { AnswerRecord as AnswerRow } from '../../storage/scores.js';
+import type { AnswerRecord as AnswerRow, ScoreWriteRow } from '../../storage/scores.js';
 import type { Store } from '../../storage/store.js';
 import { isForeignKeyError, isoOfMs as iso, parseJson } from '../../storage/util.js';
 import { loadProgram } from './program-loader.js';
@@ -49,10 +49,6 @@ export class DbRoomStorage implements RoomStorage {
 
   get fenced(): boolean {
     return this.fence !== undefined;
-  }
-
-  get pipelined(): boolean {
-    return !this.fence && this.store.scores.writesOnThread;
   }
 
   async listLiveSessionIds(): Promise<string[]> {
@@ -100,7 +96,9 @@ export class DbRoomStorage implements RoomStorage {
    * a crash of the process; on PostgreSQL (synchronous_commit on) it is on disk.
    */
   async commit(batch: CommitBatch): Promise<void> {
-    await retryFilteredOnForeignKey((filter) => (!filter && this.commitLive([batch])) || this.store.scores.transaction((trx) => this.writeBatch(trx, batch, filter)));
+    await retryFilteredOnForeignKey((filter) =>
+      !filter && this.commitNow([batch]) ? Promise.resolve() : this.store.scores.transaction((trx) => this.writeBatch(trx, batch, filter)),
+    );
   }
 
   /**
@@ -114,8 +112,7 @@ export class DbRoomStorage implements RoomStorage {
     // Unfenced answers would be stored for a session this instance may no longer own.
     if (listed.length > 0 && this.fence) throw new Error('answers outside a batch cannot be fenced');
     const ordered = [...batches].sort((a, b) => (a.sessionId < b.sessionId ? -1 : a.sessionId > b.sessionId ? 1 : 0));
-    const live = this.commitLive(ordered, listed);
-    if (live) return live;
+    if (this.commitNow(ordered, listed)) return;
     await this.store.scores.transaction(async (trx) => {
       if (this.fence) await this.fence(trx, ordered.map((b) => b.sessionId));
       await this.writePlans(trx, ordered.map(planOf), listed);
@@ -123,17 +120,31 @@ export class DbRoomStorage implements RoomStorage {
   }
 
   /**
-   * The batches in one transaction on SQLite without a fence, unfiltered, every kind of row in a
-   * few multi-row statements (issue 26: at 1,000 sessions a transaction carries dozens of small
-   * batches): on the live writer's thread, or on this connection (ScoreRepository.commitLive).
-   * Null, with nothing written, when neither can be. A foreign key refusing a row fails it as the
-   * Kysely path does, and `commit` retries it filtered.
+   * The batches written in one synchronous transaction, unfiltered (SQLite without a fence, the
+   * connection free: ScoreRepository.transactionNow); false when that cannot be, nothing written.
+   * A foreign key refusing a row throws as the asynchronous path does, and `commit` retries it filtered.
    */
-  private commitLive(batches: CommitBatch[], listed: AnswerWrite[] = []): Promise<void> | null {
-    if (this.fence) return null;
-    const plans = batches.map(planOf);
-    // The listed answers first, then each batch's: each settle finds its session's among them.
-    return this.store.scores.commitLive({ answers: answersOf(listed, plans), plans: plans.map(livePlanOf) }, this.store.liveWrites.rows);
+  private commitNow(batches: CommitBatch[], listed: AnswerWrite[] = []): boolean {
+    if (this.fence) return false;
+    const { scores, liveWrites } = this.store;
+    return scores.transactionNow(() => {
+      const plans = batches.map(planOf);
+      // Every batch's answers and scores in a few multi-row statements (issue 26: at 1,000
+      // sessions a transaction carries dozens of small batches). The answers go first, so each
+      // settle below finds its session's among them, as when each batch logged its own; the
+      // listed ones before the batches' (listed earlier).
+      const answers = answersOf(listed, plans);
+      if (answers.length > 0) scores.logAnswersNow(answers);
+      for (const plan of plans) {
+        const { sessionId } = plan;
+        if (plan.settle) scores.settleAnswersNow(sessionId);
+        if (plan.row) liveWrites.storeRowNow(sessionId, plan.row);
+        if (plan.clearRoster) liveWrites.clearRosterNow(sessionId);
+        if (plan.joined.length > 0) liveWrites.appendRosterNow(sessionId, plan.joined);
+        if (plan.askings.length > 0) liveWrites.insertAskingsNow(sessionId, plan.askings);
+      }
+      scores.upsertScoresNow(plans);
+    });
   }
 
   private async writeBatch(trx: Transaction<Database>, batch: CommitBatch, filter: boolean): Promise<void> {
@@ -169,8 +180,17 @@ export class DbRoomStorage implements RoomStorage {
 }
 
 /** What one batch writes, in the order written: decided once for both ways of writing it. */
-interface BatchPlan extends LivePlan {
+interface BatchPlan {
+  sessionId: string;
   answers: AnswerRow[];
+  /** The logged answers move into `answers` (SQLite, scores.ts). */
+  settle: boolean;
+  row: LiveRowChange | undefined;
+  /** The stored roster is replaced by the snapshot's. */
+  clearRoster: boolean;
+  joined: string[];
+  askings: Asking[];
+  scores: ScoreWriteRow[];
 }
 
 function planOf(batch: CommitBatch): BatchPlan {
@@ -197,11 +217,6 @@ function planOf(batch: CommitBatch): BatchPlan {
     askings: askings.map((a) => ({ asking: a.asking, questionId: a.questionId, askedAt: iso(a.askedAtMs) })),
     scores: batch.scores.map((s) => ({ playerId: s.playerId, pointsTotal: s.pointsTotal, reachedAt: iso(s.reachedAtMs) })),
   };
-}
-
-/** A plan without its answers (those go first, all together): what the live writer's thread is handed. */
-function livePlanOf({ answers: _answers, ...plan }: BatchPlan): LivePlan {
-  return plan;
 }
 
 /** The listed answers, then every plan's: each settle finds its session's among them, as when each batch logged its own. */

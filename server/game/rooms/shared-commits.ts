@@ -26,11 +26,6 @@
  * batches wait, and no transaction is in flight, the waiting rooms hand over at once (with
  * whatever was handed over meanwhile) and the transaction runs inside whatever phase is running.
  *
- * Pipelined (SQLite's live writer thread, `RoomStorage.pipelined`): the writer commits the
- * transactions handed to it in order, so the next one goes once the gap has passed, without waiting
- * for the previous one's outcome to come back through a busy event loop. Rooms keep their order as
- * before: a room's next batch (or anything after its listed answers) waits for its previous one.
- *
  * The list: an answer of a room with nothing else on its way to storage (most answers of a
  * thousand small games) is not made a batch of its room at all; the room puts it on the
  * instance's list (`list`), and the next transaction writes the whole list ahead of the rooms'
@@ -131,7 +126,7 @@ export class SharedCommits {
   readonly lists: boolean;
 
   constructor(
-    private readonly storage: Pick<RoomStorage, 'commit' | 'commitMany' | 'fenced' | 'pipelined'>,
+    private readonly storage: Pick<RoomStorage, 'commit' | 'commitMany' | 'fenced'>,
     options: { minGapMs?: number; overdueMs?: number; fullBatches?: number; now?: () => number } = {},
   ) {
     this.minGapMs = options.minGapMs ?? SHARED_COMMIT_GAP_MS;
@@ -251,14 +246,7 @@ export class SharedCommits {
       this.lastStartedAtMs = this.now();
       // Rooms still waiting on a timer of their own wait from now on, for the next one.
       this.waitingSinceMs = this.waiting.size > 0 ? this.lastStartedAtMs : Infinity;
-      const writing = this.write(group, listed);
-      if (this.storage.pipelined) {
-        // Handed to a writer that commits in order: the next transaction need not wait for this
-        // one's outcome to come back through a busy event loop, only for the gap.
-        this.running = false;
-        if (this.hasWork) this.schedule();
-      }
-      await writing;
+      await this.write(group, listed);
     } finally {
       this.running = false;
       // Handed over or listed while it ran: the next one, after the gap.

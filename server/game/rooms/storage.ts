@@ -89,9 +89,4 @@ export interface RoomStorage {
    * in a batch of their session, whose write checks it.
    */
   readonly fenced?: boolean;
-  /**
-   * `commitMany` hands its transaction to a writer that runs them one after another, in order (the
-   * live writer's thread on SQLite): the next may be handed over before this one is committed.
-   */
-  readonly pipelined?: boolean;
 }
