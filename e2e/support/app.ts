@@ -47,7 +47,8 @@ export async function startWebHarness(opts: { env?: Record<string, string> } = {
 function closeWhenTestPasses(context: BrowserContext, contexts: BrowserContext[]): void {
   const close = async ({ task }: { task: { result?: { state: string } } }) => {
     if (task.result?.state === 'fail') return;
-    contexts.splice(contexts.indexOf(context), 1);
+    const at = contexts.indexOf(context);
+    if (at >= 0) contexts.splice(at, 1);
     await context.close();
   };
   try {

@@ -3,6 +3,7 @@ import type { Compilable, Kysely, QueryResult } from 'kysely';
 import type { Database } from './schema.js';
 
 export const newId = (): string => randomUUID();
+export const nowIso = (): string => new Date().toISOString();
 
 /** Rows per multi-row INSERT: well under both drivers' bound-parameter limits (9 values a row at most here). */
 const CHUNK_ROWS = 500;
@@ -11,7 +12,6 @@ const CHUNK_ROWS = 500;
 export async function inChunks<T>(rows: readonly T[], write: (chunk: T[]) => Promise<unknown>): Promise<void> {
   for (let i = 0; i < rows.length; i += CHUNK_ROWS) await write(rows.slice(i, i + CHUNK_ROWS));
 }
-export const nowIso = (): string => new Date().toISOString();
 
 /** Up to 9999-12-31T23:59:59.999Z the ISO form has a four-digit year, and the cached second below applies. */
 const LAST_FOUR_DIGIT_YEAR_MS = 253_402_300_800_000;
