@@ -6,7 +6,7 @@ import WebSocket from 'ws';
 import { WEB_DIR, startTestServer, type TestServer } from '../server/testing/server.js';
 import { SeedApi } from './support/app.js';
 import { launchBrowser } from './support/browser.js';
-import { closeHarness } from './support/teardown.js';
+import { closeHarness, track } from './support/teardown.js';
 
 /**
  * Shared set-up for the display and phone browser tests: a real server and Chromium, a display
@@ -48,9 +48,7 @@ export async function startGameHarness(
   const contexts: BrowserContext[] = [];
   const api = new GameApi(server.baseUrl, server.adminUsername, server.adminPassword);
   const newContext = async (options: Parameters<Browser['newContext']>[0]) => {
-    const context = await browser.newContext({ baseURL: server.baseUrl, ...options });
-    contexts.push(context);
-    return context;
+    return track(await browser.newContext({ baseURL: server.baseUrl, ...options }), contexts);
   };
   return {
     server,

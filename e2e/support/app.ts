@@ -1,15 +1,12 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { onTestFinished } from 'vitest';
 import { startTestServer, type TestServer } from '../../server/testing/server.js';
 import { launchBrowser } from './browser.js';
-import { closeHarness } from './teardown.js';
+import { closeHarness, track } from './teardown.js';
 
 /**
  * One real server (fresh SQLite, built web app) and one headless Chromium per test file.
- * Each test gets a fresh browser context, so storage and cookies never leak between tests, and it
- * is closed when the test passes: left open, every earlier test's dashboard kept its socket and
- * its polling, and by a file's eighth test a loaded machine missed the 10 s waits. A failed test's
- * pages stay open until the file ends, so their logs are printed with the failure (page-log.ts).
+ * Each test gets a fresh browser context, so storage and cookies never leak between tests; it is
+ * closed when the test passes (`track`).
  */
 export interface WebHarness {
   server: TestServer;
@@ -32,30 +29,13 @@ export async function startWebHarness(opts: { env?: Record<string, string> } = {
     browser,
     api,
     async newPage(viewport = LAPTOP) {
-      const context = await browser.newContext({ viewport, baseURL: server.baseUrl });
-      contexts.push(context);
-      closeWhenTestPasses(context, contexts);
+      const context = track(await browser.newContext({ viewport, baseURL: server.baseUrl }), contexts);
       const page = await context.newPage();
       page.setDefaultTimeout(10_000);
       return page;
     },
     close: () => closeHarness(contexts, browser, server),
   };
-}
-
-/** A test's context closes when it passes; one made outside a test (a file's `beforeAll`) lives until the harness closes. */
-function closeWhenTestPasses(context: BrowserContext, contexts: BrowserContext[]): void {
-  const close = async ({ task }: { task: { result?: { state: string } } }) => {
-    if (task.result?.state === 'fail') return;
-    const at = contexts.indexOf(context);
-    if (at >= 0) contexts.splice(at, 1);
-    await context.close();
-  };
-  try {
-    onTestFinished(close);
-  } catch {
-    // Not inside a test: nothing to tie the context to.
-  }
 }
 
 /** Logs in through the login form, as an operator would, and waits for the dashboard. */

@@ -1,4 +1,5 @@
 import type { Browser, BrowserContext } from 'playwright-core';
+import { onTestFinished } from 'vitest';
 
 /** A teardown step still running after this long is reported (the hook's own limit is 60 s). */
 const SLOW_STEP_MS = 15_000;
@@ -26,4 +27,26 @@ export async function closeHarness(contexts: BrowserContext[], browser: Browser,
   for (const [i, context] of contexts.entries()) await step(`closing browser context ${i + 1} of ${contexts.length}`, () => context.close().catch(() => undefined));
   await step('closing the browser', () => browser.close().catch(() => undefined));
   await step('closing the server', () => server.close());
+}
+
+/**
+ * A harness's new context: closed when the test that made it passes, and otherwise by
+ * `closeHarness`. Left open, every earlier test's pages kept their sockets and polling, and by a
+ * file's eighth test a loaded machine missed the 10 s waits. A failed test's pages stay open until
+ * the file ends, so their logs are printed with the failure (page-log.ts); one made outside a test
+ * (a file's `beforeAll`) lives until the harness closes.
+ */
+export function track(context: BrowserContext, contexts: BrowserContext[]): BrowserContext {
+  contexts.push(context);
+  try {
+    onTestFinished(async ({ task }) => {
+      if (task.result?.state === 'fail') return;
+      const at = contexts.indexOf(context);
+      if (at >= 0) contexts.splice(at, 1);
+      await context.close();
+    });
+  } catch {
+    // Not inside a test: nothing to tie the context to.
+  }
+  return context;
 }
