@@ -63,7 +63,7 @@ describe('the Live now panel', () => {
     const display = await openDisplay(first);
     await row.getByTestId('live-now-health').filter({ hasText: 'OK' }).waitFor();
     expect(await row.getByTestId('live-now-why').count()).toBe(0);
-    expect(await row.locator('td').nth(4).innerText()).toBe('1');
+    expect(await row.locator('td').nth(5).innerText()).toBe('1'); // Displays
     expect(await panel.getByTestId('live-now-warn-count').innerText()).toBe('1 Check');
     display.close();
 
@@ -175,5 +175,43 @@ describe('the Live now panel', () => {
     // Switched off, every game is back.
     await panel.getByLabel('Only games that need a look').uncheck();
     await expect.poll(() => rows.count()).toBe(300);
+  });
+
+  it('keeps each game\'s health and why in view on a phone, the other figures a sideways scroll away', async () => {
+    const page = await h.newPage({ width: 390, height: 844 });
+    const games = ['Phone Check Screen 1', 'Phone Down Screen 2', 'Phone OK Screen 3'].map((title, i) => ({
+      sessionId: `phone-${i}`,
+      title,
+      auditorium: 'Auditorium with a long name',
+      status: 'live',
+      item: 'question',
+      questionNumber: 3,
+      questions: 10,
+      phones: 95,
+      displays: i === 0 ? 0 : 1,
+      answered: 40,
+      reconnectsLastMinute: 2,
+      health: ['warn', 'down', 'ok'][i],
+    }));
+    await page.route('**/api/admin/live', (route) => route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify(games) }));
+    await openDashboard(page, h.api);
+    const panel = page.getByRole('region', { name: /Live now/ });
+    const box = panel.getByTestId('live-now-scroll');
+    const rows = panel.getByTestId('live-now-row');
+    await rows.nth(2).waitFor();
+    // The table is wider than the phone: it scrolls inside its box, not the page.
+    const widths = await box.evaluate((el) => ({ client: el.clientWidth, scroll: el.scrollWidth }));
+    expect(widths.scroll).toBeGreaterThan(widths.client);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    // Unscrolled, every row shows its badge and why whole, inside the box.
+    const inView = (await box.boundingBox())!;
+    for (const testId of ['live-now-health', 'live-now-why']) {
+      for (const element of await rows.getByTestId(testId).all()) {
+        const shown = (await element.boundingBox())!;
+        expect(shown.x).toBeGreaterThanOrEqual(inView.x);
+        expect(shown.x + shown.width).toBeLessThanOrEqual(inView.x + inView.width);
+      }
+    }
+    expect(await rows.getByTestId('live-now-why').allInnerTexts()).toEqual(['no display', 'not running']);
   });
 });

@@ -36,28 +36,30 @@ function failureText(error: unknown): string {
 
 /**
  * One game's row. Memoised: a poll keeps the objects of unchanged games (react-query's structural
- * sharing), so with a thousand games only the rows that changed render again.
+ * sharing), so with a thousand games only the rows that changed render again. Its health comes
+ * right after its title: on a phone the table scrolls sideways, and whether a game needs a hand
+ * is what the operator looks for, so it stays in view (why, under the badge, keeps the column narrow).
  */
 const LiveRow = memo(function LiveRow({ game }: { game: LiveGame }) {
   return (
     <tr data-testid="live-now-row" className="border-t border-current/10">
       <td className="py-1 pr-3 font-medium">{game.title}</td>
+      <td className="py-1 pr-3">
+        <Badge tone={healthTone[game.health]} data-testid="live-now-health">
+          {healthText[game.health]}
+        </Badge>
+        {game.health !== 'ok' && (
+          <span className="block whitespace-nowrap pt-0.5 text-xs opacity-70" data-testid="live-now-why">
+            {healthReason(game)}
+          </span>
+        )}
+      </td>
       <td className="py-1 pr-3">{game.auditorium ?? '—'}</td>
       <td className="py-1 pr-3">{itemLabel(game)}</td>
       <td className="py-1 pr-3 text-right tabular-nums">{game.phones}</td>
       <td className="py-1 pr-3 text-right tabular-nums">{game.displays}</td>
       <td className="py-1 pr-3 text-right tabular-nums">{game.item === 'question' ? `${game.answered}/${game.phones}` : '—'}</td>
-      <td className="py-1 pr-3 text-right tabular-nums">{game.reconnectsLastMinute}</td>
-      <td className="py-1 whitespace-nowrap">
-        <Badge tone={healthTone[game.health]} data-testid="live-now-health">
-          {healthText[game.health]}
-        </Badge>
-        {game.health !== 'ok' && (
-          <span className="ml-2 text-xs opacity-70" data-testid="live-now-why">
-            {healthReason(game)}
-          </span>
-        )}
-      </td>
+      <td className="py-1 text-right tabular-nums">{game.reconnectsLastMinute}</td>
     </tr>
   );
 });
@@ -149,13 +151,13 @@ export function LiveNowPanel() {
             <thead className="sticky top-0 z-10 bg-surface">
               <tr className="text-muted">
                 <th scope="col" className="min-w-[10rem] py-1 pr-3 font-medium">Session</th>
+                <th scope="col" className="py-1 pr-3 font-medium">Health</th>
                 <th scope="col" className="py-1 pr-3 font-medium">Auditorium</th>
                 <th scope="col" className="py-1 pr-3 font-medium">On screen</th>
                 <th scope="col" className="py-1 pr-3 text-right font-medium">Phones</th>
                 <th scope="col" className="py-1 pr-3 text-right font-medium">Displays</th>
                 <th scope="col" className="py-1 pr-3 text-right font-medium">Answered</th>
-                <th scope="col" className="py-1 pr-3 text-right font-medium">Reconnects (1 min)</th>
-                <th scope="col" className="py-1 font-medium">Health</th>
+                <th scope="col" className="py-1 text-right font-medium">Reconnects (1 min)</th>
               </tr>
             </thead>
             <tbody>
