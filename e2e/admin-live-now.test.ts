@@ -74,6 +74,27 @@ describe('the Live now panel', () => {
     await panel.waitFor({ state: 'detached' });
   });
 
+  it("takes the operator from a game's row to its card in the sessions list, focus and all", async () => {
+    const target = 'Jump Target Screen 7';
+    const targetId = await liveSession(target);
+    // Newer sessions come first in the list: these push the live game's card below the fold.
+    for (let i = 1; i <= 9; i++) await h.api.createSession({ title: `Spare Draft ${i}` });
+    const page = await h.newPage({ width: 1280, height: 720 });
+    await openDashboard(page, h.api);
+    const panel = page.getByRole('region', { name: /Live now/ });
+    const card = page.getByRole('article', { name: `Session ${target}` });
+    await card.waitFor();
+    const viewportHeight = page.viewportSize()!.height;
+    expect((await card.boundingBox())!.y).toBeGreaterThanOrEqual(viewportHeight);
+
+    await panel.getByTestId('live-now-row').filter({ hasText: target }).getByRole('button', { name: target }).click();
+    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe(`Session ${target}`);
+    const shown = (await card.boundingBox())!;
+    expect(shown.y).toBeGreaterThanOrEqual(0);
+    expect(shown.y).toBeLessThan(viewportHeight / 2);
+    await h.api.request('POST', `/api/admin/sessions/${targetId}/stop`);
+  });
+
   it('says when its figures stopped coming, keeps the last ones dimmed, and recovers by itself', async () => {
     await liveSession('Late Show Screen 9');
     const page = await h.newPage();

@@ -6,6 +6,7 @@ import { HttpError, serverMessage } from '../../common/api';
 import { Badge, Card } from '../../common/ui/Card';
 import { cn } from '../../common/ui/cn';
 import { CheckboxField } from '../ui/Toggles';
+import { sessionCardId } from './SessionCard';
 
 /** At least every 2 s (DESIGN §18); the endpoint reads the rooms' memory, so polling is cheap. */
 export const LIVE_NOW_POLL_MS = 2_000;
@@ -28,6 +29,18 @@ function itemLabel(game: LiveGame): string {
   return itemText[game.item];
 }
 
+/**
+ * Takes the operator to a game's card in the sessions list below (its Stop, Display and Live
+ * Controls): with hundreds of games, finding the one that needs a hand by scrolling is slow.
+ * Focus moves with it, so a keyboard or screen reader lands there too.
+ */
+function showSessionCard(sessionId: string): void {
+  const card = document.getElementById(sessionCardId(sessionId));
+  if (!card) return;
+  card.scrollIntoView({ block: 'start' });
+  card.focus({ preventScroll: true });
+}
+
 /** Why the last poll failed: the server's words when it gave any, else its status, else no answer at all. */
 function failureText(error: unknown): string {
   if (error instanceof HttpError) return serverMessage(error) ?? `the server answered ${error.status}`;
@@ -43,7 +56,11 @@ function failureText(error: unknown): string {
 const LiveRow = memo(function LiveRow({ game }: { game: LiveGame }) {
   return (
     <tr data-testid="live-now-row" className="border-t border-current/10">
-      <td className="py-1 pr-3 font-medium">{game.title}</td>
+      <td className="py-1 pr-3 font-medium">
+        <button type="button" className="text-left underline-offset-2 hover:underline focus-visible:underline" onClick={() => showSessionCard(game.sessionId)}>
+          {game.title}
+        </button>
+      </td>
       <td className="py-1 pr-3">
         <Badge tone={healthTone[game.health]} data-testid="live-now-health">
           {healthText[game.health]}

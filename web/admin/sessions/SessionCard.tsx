@@ -30,6 +30,11 @@ interface Props {
   onOpen: (kind: SessionDialogKind) => void;
 }
 
+/** The element id of a session's card: the Live now panel's rows lead to it. */
+export function sessionCardId(sessionId: string): string {
+  return `session-${sessionId}`;
+}
+
 /** One session: status, the actions its status allows (SPEC §2, §4), and Live Controls while live. */
 export function SessionCard({ session, auditoriumName, onOpen }: Props) {
   const { start, stop, duplicate } = useSessionActions();
@@ -38,7 +43,15 @@ export function SessionCard({ session, auditoriumName, onOpen }: Props) {
   const busy = start.isPending || stop.isPending;
 
   return (
-    <Card className="flex flex-col gap-4 p-5" data-testid="session-card" aria-label={`Session ${session.title}`} role="article">
+    <Card
+      id={sessionCardId(session.id)}
+      // Focusable by script only: the Live now panel moves the operator here (LiveNowPanel.tsx).
+      tabIndex={-1}
+      className="flex scroll-mt-4 flex-col gap-4 p-5 focus:outline-none focus-visible:ring-2 focus-visible:ring-primary"
+      data-testid="session-card"
+      aria-label={`Session ${session.title}`}
+      role="article"
+    >
       <div className="flex items-start justify-between gap-3">
         <h3 className="min-w-0 break-words text-lg font-semibold">{session.audienceTitle ? titleWithLocalTime(session.title) : session.title}</h3>
         <StatusBadge status={status} />
