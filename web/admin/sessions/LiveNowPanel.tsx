@@ -57,7 +57,7 @@ const LiveRow = memo(function LiveRow({ game }: { game: LiveGame }) {
   return (
     <tr data-testid="live-now-row" className="border-t border-current/10">
       <td className="py-1 pr-3 font-medium">
-        <button type="button" className="text-left underline-offset-2 hover:underline focus-visible:underline" onClick={() => showSessionCard(game.sessionId)}>
+        <button type="button" className="text-left underline decoration-current/40 underline-offset-2 hover:decoration-current focus-visible:decoration-current" onClick={() => showSessionCard(game.sessionId)}>
           {game.title}
         </button>
       </td>
