@@ -72,7 +72,7 @@ const LiveRow = memo(function LiveRow({ game }: { game: LiveGame }) {
         )}
       </td>
       <td className="py-1 pr-3">{game.auditorium ?? '—'}</td>
-      <td className="py-1 pr-3">{itemLabel(game)}</td>
+      <td className="whitespace-nowrap py-1 pr-3">{itemLabel(game)}</td>
       <td className="py-1 pr-3 text-right tabular-nums">{game.phones}</td>
       <td className="py-1 pr-3 text-right tabular-nums">{game.displays}</td>
       <td className="py-1 pr-3 text-right tabular-nums">{game.item === 'question' ? `${game.answered}/${game.phones}` : '—'}</td>
@@ -174,7 +174,10 @@ export function LiveNowPanel() {
                 <th scope="col" className="py-1 pr-3 text-right font-medium">Phones</th>
                 <th scope="col" className="py-1 pr-3 text-right font-medium">Displays</th>
                 <th scope="col" className="py-1 pr-3 text-right font-medium">Answered</th>
-                <th scope="col" className="py-1 text-right font-medium">Reconnects (1 min)</th>
+                <th scope="col" className="py-1 text-right font-medium">
+                  {/* Broken where it reads well when the column is narrow, not inside "(1 min)". */}
+                  Reconnects <span className="whitespace-nowrap">(1 min)</span>
+                </th>
               </tr>
             </thead>
             <tbody>
