@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { againstBound, ratioCheck } from './report.js';
+import type { TargetResult } from './ipc.js';
+import { againstBound, firstRoundResults, medianRoundResultP99, ratioCheck } from './report.js';
 
 describe('a target against the baseline', () => {
   it('meets a bound the recorded figures meet exactly, whatever floating point makes of their quotient', () => {
@@ -30,5 +31,18 @@ describe('a target against the baseline', () => {
     expect(againstBound(13 / 10, 1.3)).toEqual({ met: true, shown: '1.30×' });
     expect(againstBound(1.3012, 1.3)).toEqual({ met: false, shown: '1.301×' });
     expect(againstBound(1.11 / 0.74, 1.5).met).toBe(true);
+  });
+});
+
+describe('the results of each round', () => {
+  // One game of 10,000 over three rounds: a slow first question makes the pooled p99 on its own.
+  const rounds = (p99s: number[]) => ({ perRound: p99s.map((p99) => ({ resultMs: { p99 } })) }) as unknown as TargetResult;
+
+  it("reads the median round's p99 and the first round's against it", () => {
+    expect(medianRoundResultP99(rounds([817.4, 331.3, 437.4]))).toBe(437.4);
+    expect(medianRoundResultP99(rounds([300, 500]))).toBe(400);
+    expect(firstRoundResults(rounds([817.4, 331.3, 437.4]))).toBeCloseTo(817.4 / 437.4, 5);
+    expect(firstRoundResults(rounds([400]))).toBeNaN();
+    expect(medianRoundResultP99(rounds([]))).toBeNaN();
   });
 });

@@ -21,6 +21,8 @@ const ROWS: Row[] = [
   { label: 'result after end p50 (ms)', value: (r) => r.resultMs.p50, ratio: true },
   { label: 'result after end p99 (ms)', value: (r) => r.resultMs.p99, ratio: true },
   { label: 'result after end max (ms)', value: (r) => r.resultMs.max, ratio: true },
+  { label: '  p99 of the median round (ms)', value: (r) => medianRoundResultP99(r), ratio: true },
+  { label: '  first round ÷ median round (p99)', value: (r) => firstRoundResults(r), digits: 2 },
   { label: 'question_end at display max (ms)', value: (r) => r.questionEndAtDisplayMs.max },
   { label: 'answer accepted p99 (ms)', value: (r) => r.answerAckMs.p99, ratio: true },
   { label: 'answers sent', value: (r) => r.answersSent, digits: 0 },
@@ -62,6 +64,20 @@ function median(values: readonly number[]): number {
  */
 export function firstRoundColdness(r: TargetResult): number {
   return firstOverMedian(r.perRound.map((round) => round.fanOutMs.p99));
+}
+
+/**
+ * The median of the rounds' own results p99s. With three rounds the pooled p99 is the slowest
+ * round's tail: one game of 10,000 missed its results ratio on its first question alone
+ * (docs/PERFORMANCE.md, session 70), which this row and the next make plain in every run.
+ */
+export function medianRoundResultP99(r: TargetResult): number {
+  return r.perRound.length === 0 ? Number.NaN : median(r.perRound.map((round) => round.resultMs.p99));
+}
+
+/** The first measured round's results p99 against the median round's. NaN with fewer than two rounds. */
+export function firstRoundResults(r: TargetResult): number {
+  return firstOverMedian(r.perRound.map((round) => round.resultMs.p99));
 }
 
 /** The first measured round's server CPU against the median round's: the first is usually the dearest, and its figures make the pooled p99s. */
