@@ -45,9 +45,11 @@ export function SessionCard({ session, auditoriumName, onOpen }: Props) {
   return (
     <Card
       id={sessionCardId(session.id)}
-      // Focusable by script only: the Live now panel moves the operator here (LiveNowPanel.tsx).
+      // Focusable by script only: the Live now panel moves the operator here (LiveNowPanel.tsx);
+      // a keyboard user sees the app's usual focus outline (styles.css). Scrolled to, it stops
+      // below the sticky DashboardHeader (at most 5.5rem tall, its title on two lines on a phone).
       tabIndex={-1}
-      className="flex scroll-mt-4 flex-col gap-4 p-5 focus:outline-none focus-visible:ring-2 focus-visible:ring-primary"
+      className="flex scroll-mt-28 flex-col gap-4 p-5"
       data-testid="session-card"
       aria-label={`Session ${session.title}`}
       role="article"
