@@ -52,6 +52,7 @@ const ROWS: Row[] = [
   { label: 'first round fan-out p99 ÷ median round', value: (r) => firstRoundColdness(r), digits: 2 },
 ];
 
+/** NaN for no values. */
 function median(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = Math.floor(sorted.length / 2);
@@ -72,7 +73,7 @@ export function firstRoundColdness(r: TargetResult): number {
  * (docs/PERFORMANCE.md, session 70), which this row and the next make plain in every run.
  */
 export function medianRoundResultP99(r: TargetResult): number {
-  return r.perRound.length === 0 ? Number.NaN : median(r.perRound.map((round) => round.resultMs.p99));
+  return median(r.perRound.map((round) => round.resultMs.p99));
 }
 
 /** The first measured round's results p99 against the median round's. NaN with fewer than two rounds. */

@@ -47,9 +47,7 @@ export async function startGameHarness(
   }
   const contexts: BrowserContext[] = [];
   const api = new GameApi(server.baseUrl, server.adminUsername, server.adminPassword);
-  const newContext = async (options: Parameters<Browser['newContext']>[0]) => {
-    return track(await browser.newContext({ baseURL: server.baseUrl, ...options }), contexts);
-  };
+  const newContext = async (options: Parameters<Browser['newContext']>[0]) => track(await browser.newContext({ baseURL: server.baseUrl, ...options }), contexts);
   return {
     server,
     browser,
