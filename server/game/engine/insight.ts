@@ -1,7 +1,6 @@
 /**
  * Live insight for the people running the show (DESIGN §10): how many phones are in the game,
- * how many displays are up, how many answers are in, the room's split at the reveal and each
- * player's place.
+ * how many displays are up, how many answers are in and the room's split at the reveal.
  *
  * Counts change with every answer and every phone that connects: with ten thousand phones that
  * is thousands of changes a second. They reach admins and displays (never phones, the crowd is
@@ -10,8 +9,8 @@
  */
 import type { AnswerProgressMessage, PresenceMessage } from '../../../protocol/index.js';
 import type { PMap } from './pmap.js';
-import type { Insight, Standings } from './state-parts.js';
-import type { AnswerRecord, EngineState, Effect, ScoreRecord } from './types.js';
+import type { Insight } from './state-parts.js';
+import type { AnswerRecord, EngineState, Effect } from './types.js';
 import { shownQuestion } from './views.js';
 
 /** At most 4 updates a second per session. */
@@ -89,21 +88,4 @@ export function sendDueInsight(state: EngineState, nowMs: number, out: Effect[])
 export function finalProgress(state: EngineState, out: Effect[]): void {
   const progress = progressMessage(state);
   if (progress) out.push({ kind: 'broadcast', to: 'screens', message: progress });
-}
-
-export interface Place {
-  rank: number;
-  /** Points to the next place up; null in first place. */
-  pointsToNextPlace: number | null;
-}
-
-/**
- * One player's place, from everyone's ranks (ranksOf, computed once per question end). The
- * player just before a tie group in the standings holds the next higher total: the gap is read there.
- */
-export function placeOf(playerId: string, ranks: Map<string, number>, standings: Standings, scores: PMap<ScoreRecord>): Place {
-  const rank = ranks.get(playerId) ?? standings.length + 1;
-  const above = rank > 1 ? scores.get(standings[rank - 2]) : undefined;
-  const own = scores.get(playerId)?.pointsTotal ?? 0;
-  return { rank, pointsToNextPlace: above ? above.pointsTotal - own : null };
 }

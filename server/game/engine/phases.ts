@@ -15,8 +15,8 @@ import { adoptPendingProgram } from './program.js';
 import { presenceWakeAt } from './presence.js';
 import { revealHoldMs } from './credit.js';
 import { applyAnswers } from './scoring.js';
-import { distributionOf, finalProgress, placeOf, progressMessage } from './insight.js';
-import { ranksOf, rerank, topOf } from './standings.js';
+import { distributionOf, finalProgress, progressMessage } from './insight.js';
+import { placeOf, placesOf, rerank, topOf } from './standings.js';
 import {
   REVEAL_MS,
   SLIDE_MS,
@@ -127,9 +127,9 @@ export function closeQuestion(state: EngineState, nowMs: number, out: Out): Engi
 
   if (writes.length > 0) out.push({ kind: 'saveScores', sessionId: state.program.sessionId, scores: writes });
   // One pass over everyone per question, only when someone answered (each needs their place).
-  const ranks = applied.length > 0 ? ranksOf(standings, scores) : new Map<string, number>();
+  const places = applied.length > 0 ? placesOf(standings, scores) : undefined;
   for (const { playerId, answer, newScore } of applied) {
-    const { rank, pointsToNextPlace } = placeOf(playerId, ranks, standings, scores);
+    const { rank, pointsToNextPlace } = placeOf(playerId, places);
     out.push({
       kind: 'send',
       playerId,

@@ -152,6 +152,24 @@ describe('PMap, small and grown', () => {
     expect(many.keyList()).toEqual(oneByOne.keyList());
   });
 
+  it('walks in an order set by the keys alone, whatever order they were set in, small or grown', () => {
+    // Many keys sharing leaves (10,000 in 4,096 leaves) and a small map's worth sharing walk orders.
+    const shuffled = (keys: string[], seed: number) => keys.map((key, i) => [key, (i * 2654435761 + seed) % 4294967296] as const).sort((a, b) => a[1] - b[1]).map(([key]) => key);
+    for (const n of [12, 16, 3_000]) {
+      const keys = ids(n, 5);
+      const byOne = (order: string[]) => order.reduce((map, key) => map.set(key, key.length), PMap.empty<number>());
+      const first = byOne(keys).keyList();
+      expect(byOne([...keys].reverse()).keyList()).toEqual(first);
+      expect(byOne(shuffled(keys, 17)).keyList()).toEqual(first);
+      expect(PMap.from(shuffled(keys, 99).map((key) => [key, 1] as const)).keyList()).toEqual(first);
+      // A map that got its keys in two batches, in another order, too.
+      const half = shuffled(keys, 3);
+      const twoBatches = PMap.from(half.slice(0, n / 2).map((key) => [key, 1] as const)).setAll(half.slice(n / 2).map((key) => [key, 1] as const));
+      expect(twoBatches.keyList()).toEqual(first);
+      expect(new Set(first).size).toBe(n);
+    }
+  });
+
   it('setAll on a small map grows it when the entries do not fit, and leaves the small one unchanged', () => {
     const keys = ids(30, 3);
     const small = PMap.from(keys.slice(0, 10).map((key, i) => [key, i] as const));

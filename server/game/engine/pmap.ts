@@ -19,6 +19,11 @@
  * (issue 26: at 1,000 games of 10 the tree's writes were a quarter of the bytes that survived a
  * young-generation collection). Past SMALL_MAX it becomes the tree, and stays one. Both forms walk
  * in the same order, so no reader can tell which one it has.
+ *
+ * That order depends on the keys alone, not on the order they were set in: by where their hash
+ * puts them, then, within a leaf, by key. So two maps of the same keys walk them alike however
+ * their writes arrived, and a reader that needs a deterministic order (a question's close, over
+ * 10,000 answers) walks the map instead of sorting what it walked.
  */
 
 const BITS = 4;
@@ -50,17 +55,30 @@ const SMALL_MAX = 16;
 
 /**
  * Where a hash's leaf comes in the tree's walk (branch, then twig, then leaf): the small form is
- * sorted by it, entries of the same leaf in the order they were added, as in a leaf.
+ * sorted by it, entries of the same leaf by key, as in a leaf.
  */
 function walkOrder(hash: number): number {
   return ((hash & MASK) << (2 * BITS)) | (((hash >>> BITS) & MASK) << BITS) | ((hash >>> (2 * BITS)) & MASK);
 }
 
-/** [order, key, value] triples sorted by order. */
+/** [order, key, value] triples sorted by order, then key. */
 type Small = readonly unknown[];
 const EMPTY_SMALL: Small = [];
 
-/** Position of `key` (with walk order `order`) in a small array, or -1. */
+/**
+ * Where `key` (with walk order `order`) is in a small array, or where it would go: the index of the
+ * first entry not before it (the caller checks whether that entry is the key).
+ */
+function seekInSmall(small: Small, order: number, key: string): number {
+  let i = 0;
+  for (; i < small.length; i += 3) {
+    const at = small[i] as number;
+    if (at > order || (at === order && (small[i + 1] as string) >= key)) break;
+  }
+  return i;
+}
+
+/** Position of `key` in a small array, or -1. Equality only: cheaper than the ordered seek, for reads. */
 function indexInSmall(small: Small, order: number, key: string): number {
   for (let i = 0; i < small.length; i += 3) {
     const at = small[i] as number;
@@ -70,34 +88,23 @@ function indexInSmall(small: Small, order: number, key: string): number {
   return -1;
 }
 
-/**
- * Sets `key` in a small array the caller owns (a fresh copy); true when the key is new. A new
- * entry goes after every entry of the same or an earlier walk order.
- */
+/** Sets `key` in a small array the caller owns (a fresh copy); true when the key is new. */
 function setInSmall(small: unknown[], hash: number, key: string, value: unknown): boolean {
   const order = walkOrder(hash);
-  const at = indexInSmall(small, order, key);
-  if (at >= 0) {
+  const at = seekInSmall(small, order, key);
+  if (at < small.length && small[at + 1] === key) {
     small[at + 2] = value;
     return false;
   }
-  small.splice(insertionPoint(small, order), 0, order, key, value);
+  small.splice(at, 0, order, key, value);
   return true;
 }
 
-/** Where a new entry of walk order `order` goes: after every entry of the same or an earlier order. */
-function insertionPoint(small: Small, order: number): number {
-  let i = 0;
-  while (i < small.length && (small[i] as number) <= order) i += 3;
-  return i;
-}
-
 /**
- * A copy of a small array with a new entry, in one allocation of its final length (a copy and then
- * a splice was two, for every answer of a small game).
+ * A copy of a small array with a new entry at `i` (from seekInSmall), in one allocation of its final
+ * length (a copy and then a splice was two, for every answer of a small game).
  */
-function withInserted(small: Small, order: number, key: string, value: unknown): unknown[] {
-  const i = insertionPoint(small, order);
+function withInserted(small: Small, i: number, order: number, key: string, value: unknown): unknown[] {
   const out = new Array<unknown>(small.length + 3);
   for (let j = 0; j < i; j++) out[j] = small[j];
   out[i] = order;
@@ -107,10 +114,27 @@ function withInserted(small: Small, order: number, key: string, value: unknown):
   return out;
 }
 
-/** Position of `key` in a leaf, or -1. */
+/** Where `key` is in a leaf (sorted by key), or where it would go: the first key not before it. */
+function seekIn(leaf: Leaf, key: string): number {
+  let i = 0;
+  while (i < leaf.length && (leaf[i] as string) < key) i += 2;
+  return i;
+}
+
+/** Position of `key` in a leaf, or -1. Equality only: cheaper than the ordered seek, for reads. */
 function indexIn(leaf: Leaf, key: string): number {
   for (let i = 0; i < leaf.length; i += 2) if (leaf[i] === key) return i;
   return -1;
+}
+
+/** A copy of a leaf with a new entry at `i` (from seekIn), in one allocation. */
+function leafWithInserted(leaf: Leaf, i: number, key: string, value: unknown): unknown[] {
+  const out = new Array<unknown>(leaf.length + 2);
+  for (let j = 0; j < i; j++) out[j] = leaf[j];
+  out[i] = key;
+  out[i + 1] = value;
+  for (let j = i; j < leaf.length; j++) out[j + 2] = leaf[j];
+  return out;
 }
 
 export class PMap<V> {
@@ -163,8 +187,8 @@ export class PMap<V> {
     const { small } = this;
     if (small !== null) {
       const order = walkOrder(hash);
-      const at = indexInSmall(small, order, key);
-      if (at >= 0) {
+      const at = seekInSmall(small, order, key);
+      if (at < small.length && small[at + 1] === key) {
         if (small[at + 2] === value) return this;
         const copy = small.slice();
         copy[at + 2] = value;
@@ -172,15 +196,18 @@ export class PMap<V> {
       }
       // Full: only a key it holds already keeps it small.
       if (this.size === SMALL_MAX) return this.asTree().set(key, value);
-      return new PMap<V>(EMPTY_ROOT, this.size + 1, withInserted(small, order, key, value));
+      return new PMap<V>(EMPTY_ROOT, this.size + 1, withInserted(small, at, order, key, value));
     }
     const old = this.root[hash & MASK][(hash >>> BITS) & MASK][(hash >>> (2 * BITS)) & MASK];
-    const at = indexIn(old, key);
-    if (at >= 0 && old[at + 1] === value) return this;
-    const leaf = old.slice();
-    if (at >= 0) leaf[at + 1] = value;
-    else leaf.push(key, value);
-    return new PMap<V>(this.replaceLeaf(hash, leaf), this.size + (at >= 0 ? 0 : 1), null);
+    const at = seekIn(old, key);
+    const found = at < old.length && old[at] === key;
+    if (found && old[at + 1] === value) return this;
+    let leaf: unknown[];
+    if (found) {
+      leaf = old.slice();
+      leaf[at + 1] = value;
+    } else leaf = leafWithInserted(old, at, key, value);
+    return new PMap<V>(this.replaceLeaf(hash, leaf), this.size + (found ? 0 : 1), null);
   }
 
   /** A new map without `key` (or this one, when the key is absent). */
@@ -243,10 +270,10 @@ export class PMap<V> {
       if (!own.has(twig)) own.add((branch[t] = twig = twig.slice()));
       let leaf = twig[l] as unknown[];
       if (!own.has(leaf)) own.add((twig[l] = leaf = leaf.slice()));
-      const at = indexIn(leaf, key);
-      if (at >= 0) leaf[at + 1] = value;
+      const at = seekIn(leaf, key);
+      if (at < leaf.length && leaf[at] === key) leaf[at + 1] = value;
       else {
-        leaf.push(key, value);
+        leaf.splice(at, 0, key, value);
         size++;
       }
       changed = true;

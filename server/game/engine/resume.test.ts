@@ -75,7 +75,8 @@ describe('resuming after a restart', () => {
 
     game.advance(3_000); // bob answers at 15 s: 100 × (1 − 15/40) = 62.5 → 63; everyone has answered
     const end = game.answer('bob', 'q1', 1);
-    expect(messagesOf(end, 'answer_result')).toEqual([
+    // Each player's own result; the order they go out in is the answers map's (pmap.ts).
+    expect(messagesOf(end, 'answer_result').sort((a, b) => a.playerId.localeCompare(b.playerId))).toEqual([
       { type: 'answer_result', playerId: 'ann', questionId: 'q1', isCorrect: true, pointsEarned: 88, newScore: 88, rank: 1, players: 2, pointsToNextPlace: null },
       { type: 'answer_result', playerId: 'bob', questionId: 'q1', isCorrect: true, pointsEarned: 63, newScore: 63, rank: 2, players: 2, pointsToNextPlace: 25 },
     ]);

@@ -76,17 +76,28 @@ describe('applyAnswers', () => {
     expect(result.scores.get('a')).toEqual(score('Ann', 130, 5_000));
     expect(result.scores.get('b')).toEqual(score('Bob', 70, 200));
     expect(result.scores.get('c')).toEqual(score('name-c', 0, 7_000));
-    expect(result.applied.map((a) => [a.playerId, a.newScore])).toEqual([
+    const byPlayer = <T extends { playerId: string }>(list: T[]) => [...list].sort((x, y) => x.playerId.localeCompare(y.playerId));
+    expect(byPlayer(result.applied).map((a) => [a.playerId, a.newScore])).toEqual([
       ['a', 130],
       ['b', 70],
       ['c', 0],
     ]);
     // Bob's wrong answer left his stored total as it was: nothing to write.
-    expect(result.writes).toEqual([
+    expect(byPlayer(result.writes)).toEqual([
       { playerId: 'a', pointsTotal: 130, reachedAtMs: 5_000 },
       { playerId: 'c', pointsTotal: 0, reachedAtMs: 7_000 },
     ]);
     // The input map is untouched.
     expect(scores.get('a')).toEqual(score('Ann', 50, 100));
+  });
+
+  it('gives the same results in the same order however the answers arrived', () => {
+    const scores = PMap.from<ScoreRecord>(Array.from({ length: 40 }, (_, i) => [`p${i}`, score(`P${i}`, i * 10, i)] as [string, ScoreRecord]));
+    const entries = Array.from({ length: 60 }, (_, i) => [`p${(i * 37) % 60}`, answer(i % 3 === 0, i % 3 === 0 ? 50 + i : 0, 1_000 + i)] as [string, AnswerRecord]);
+    const inOrder = applyAnswers(scores, PMap.from(entries), (id) => id);
+    const reversed = applyAnswers(scores, [...entries].reverse().reduce((map, [id, a]) => map.set(id, a), PMap.empty<AnswerRecord>()), (id) => id);
+    expect(reversed.applied).toEqual(inOrder.applied);
+    expect(reversed.writes).toEqual(inOrder.writes);
+    expect(inOrder.applied).toHaveLength(60);
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { PMap } from './pmap.js';
-import { rankEveryone, ranksOf, rerank, topOf } from './standings.js';
+import { placeOf, placesOf, rankEveryone, rerank, topOf } from './standings.js';
 import type { ScoreRecord } from './types.js';
 
 const score = (pointsTotal: number, reachedAtMs: number, name = 'P'): ScoreRecord => ({ name, pointsTotal, reachedAtMs });
@@ -76,7 +76,7 @@ describe('standings', () => {
     expect(board[9].player.id).toBe('p5');
   });
 
-  it('players with the same total share a rank; the next rank skips', () => {
+  it('players with the same total share a rank; the next rank skips; the gap is to the total above', () => {
     const scores = PMap.from<ScoreRecord>([
       ['first', score(300, 5)],
       ['tie-early', score(200, 1)],
@@ -84,7 +84,31 @@ describe('standings', () => {
       ['fourth', score(100, 1)],
       ['zero', score(0, 1)],
     ]);
-    const ranks = ranksOf(rankEveryone(scores), scores);
-    expect(Object.fromEntries(ranks)).toEqual({ first: 1, 'tie-early': 2, 'tie-late': 2, fourth: 4, zero: 5 });
+    const places = placesOf(rankEveryone(scores), scores);
+    const placeOfEach = Object.fromEntries(['first', 'tie-early', 'tie-late', 'fourth', 'zero'].map((id) => [id, placeOf(id, places)]));
+    expect(placeOfEach).toEqual({
+      first: { rank: 1, pointsToNextPlace: null },
+      'tie-early': { rank: 2, pointsToNextPlace: 100 },
+      'tie-late': { rank: 2, pointsToNextPlace: 100 },
+      fourth: { rank: 4, pointsToNextPlace: 100 },
+      zero: { rank: 5, pointsToNextPlace: 100 },
+    });
+    // Not on the board: after everyone, the gap to the last one.
+    expect(placeOf('newcomer', places)).toEqual({ rank: 6, pointsToNextPlace: 0 });
+    expect(placeOf('anyone', placesOf([], PMap.empty()))).toEqual({ rank: 1, pointsToNextPlace: null });
+  });
+
+  it('a tie at the top: both first, with no gap to close', () => {
+    const scores = PMap.from<ScoreRecord>([
+      ['a', score(500, 1)],
+      ['b', score(500, 2)],
+      ['c', score(400, 1)],
+    ]);
+    const places = placesOf(rankEveryone(scores), scores);
+    expect([placeOf('a', places), placeOf('b', places), placeOf('c', places)]).toEqual([
+      { rank: 1, pointsToNextPlace: null },
+      { rank: 1, pointsToNextPlace: null },
+      { rank: 3, pointsToNextPlace: 100 },
+    ]);
   });
 });
