@@ -142,6 +142,34 @@ describe.each(DIALECTS)('DbRoomStorage on %s', (dialect) => {
     expect(await storage.listLiveSessionIds()).not.toContain(sessionId);
   });
 
+  it('writes a close’s scores in player order, whatever order the engine handed them in', async () => {
+    const sessionId = await liveSession('Key order');
+    const players = await Promise.all(Array.from({ length: 12 }, (_, i) => addPlayer(store, `P${i}`, `p${i}-order@example.com`, `hash-order-${i}`)));
+    // The engine walks its answers in its map's order (pmap.ts), which is no order of the ids.
+    const handed = [...players].sort((a, b) => (a.id < b.id ? 1 : -1)).map((p, i) => ({ playerId: p.id, pointsTotal: i * 10, reachedAtMs: T0 + i }));
+    const written: string[][] = [];
+    const scores = store.scores;
+    const spies = { now: scores.upsertScoresNow, many: scores.upsertManyScores };
+    scores.upsertScoresNow = (sessions) => {
+      written.push(sessions.flatMap((s) => s.scores.map((row) => row.playerId)));
+      spies.now.call(scores, sessions);
+    };
+    scores.upsertManyScores = async (db, sessions) => {
+      written.push(sessions.flatMap((s) => s.scores.map((row) => row.playerId)));
+      await spies.many.call(scores, db, sessions);
+    };
+    try {
+      await storage.commit({ sessionId, answers: [], scores: handed, snapshot: { live: snapshot, currentQuestionIndex: 0 } });
+    } finally {
+      Object.assign(scores, { upsertScoresNow: spies.now, upsertManyScores: spies.many });
+    }
+    // In key order each page of the scores' key is written once (a first close of a full house inserts 10,000 rows).
+    expect(written).toEqual([players.map((p) => p.id).sort()]);
+    const stored = await storage.loadScores(sessionId);
+    expect(stored).toHaveLength(12);
+    expect(Object.fromEntries(stored.map((row) => [row.playerId, row.pointsTotal]))).toEqual(Object.fromEntries(handed.map((row) => [row.playerId, row.pointsTotal])));
+  });
+
   it('keeps an open question’s answers readable everywhere, and settles them into answers at the next quiet step', async () => {
     const sessionId = await liveSession('Answer log');
     const q = await question('Logged?');

@@ -215,8 +215,15 @@ function planOf(batch: CommitBatch): BatchPlan {
     clearRoster: snapshot !== undefined,
     joined: batch.joined ?? [],
     askings: askings.map((a) => ({ asking: a.asking, questionId: a.questionId, askedAt: iso(a.askedAtMs) })),
-    scores: batch.scores.map((s) => ({ playerId: s.playerId, pointsTotal: s.pointsTotal, reachedAt: iso(s.reachedAtMs) })),
+    // In key order, so each page of the scores' key is written once: a first close inserts a row
+    // for every player (10,000 in a full house), and in the engine's order they landed on pages at
+    // random (the engine walks its answers in its map's order, pmap.ts).
+    scores: batch.scores.map((s) => ({ playerId: s.playerId, pointsTotal: s.pointsTotal, reachedAt: iso(s.reachedAtMs) })).sort(byPlayer),
   };
+}
+
+function byPlayer(a: ScoreWriteRow, b: ScoreWriteRow): number {
+  return a.playerId < b.playerId ? -1 : a.playerId > b.playerId ? 1 : 0;
 }
 
 /** The listed answers, then every plan's: each settle finds its session's among them, as when each batch logged its own. */
