@@ -101,16 +101,13 @@ function setInSmall(small: unknown[], hash: number, key: string, value: unknown)
 }
 
 /**
- * A copy of a small array with a new entry at `i` (from seekInSmall), in one allocation of its final
- * length (a copy and then a splice was two, for every answer of a small game).
+ * A copy of `array` with `gap` slots left open at `i` for the caller to fill: a new entry, in one
+ * allocation of the final length (a copy and then a splice was two, for every answer of a small game).
  */
-function withInserted(small: Small, i: number, order: number, key: string, value: unknown): unknown[] {
-  const out = new Array<unknown>(small.length + 3);
-  for (let j = 0; j < i; j++) out[j] = small[j];
-  out[i] = order;
-  out[i + 1] = key;
-  out[i + 2] = value;
-  for (let j = i; j < small.length; j++) out[j + 3] = small[j];
+function withGapAt(array: readonly unknown[], i: number, gap: number): unknown[] {
+  const out = new Array<unknown>(array.length + gap);
+  for (let j = 0; j < i; j++) out[j] = array[j];
+  for (let j = i; j < array.length; j++) out[j + gap] = array[j];
   return out;
 }
 
@@ -125,16 +122,6 @@ function seekIn(leaf: Leaf, key: string): number {
 function indexIn(leaf: Leaf, key: string): number {
   for (let i = 0; i < leaf.length; i += 2) if (leaf[i] === key) return i;
   return -1;
-}
-
-/** A copy of a leaf with a new entry at `i` (from seekIn), in one allocation. */
-function leafWithInserted(leaf: Leaf, i: number, key: string, value: unknown): unknown[] {
-  const out = new Array<unknown>(leaf.length + 2);
-  for (let j = 0; j < i; j++) out[j] = leaf[j];
-  out[i] = key;
-  out[i + 1] = value;
-  for (let j = i; j < leaf.length; j++) out[j + 2] = leaf[j];
-  return out;
 }
 
 export class PMap<V> {
@@ -196,17 +183,19 @@ export class PMap<V> {
       }
       // Full: only a key it holds already keeps it small.
       if (this.size === SMALL_MAX) return this.asTree().set(key, value);
-      return new PMap<V>(EMPTY_ROOT, this.size + 1, withInserted(small, at, order, key, value));
+      const grown = withGapAt(small, at, 3);
+      grown[at] = order;
+      grown[at + 1] = key;
+      grown[at + 2] = value;
+      return new PMap<V>(EMPTY_ROOT, this.size + 1, grown);
     }
     const old = this.root[hash & MASK][(hash >>> BITS) & MASK][(hash >>> (2 * BITS)) & MASK];
     const at = seekIn(old, key);
     const found = at < old.length && old[at] === key;
     if (found && old[at + 1] === value) return this;
-    let leaf: unknown[];
-    if (found) {
-      leaf = old.slice();
-      leaf[at + 1] = value;
-    } else leaf = leafWithInserted(old, at, key, value);
+    const leaf = found ? old.slice() : withGapAt(old, at, 2);
+    leaf[at] = key;
+    leaf[at + 1] = value;
     return new PMap<V>(this.replaceLeaf(hash, leaf), this.size + (found ? 0 : 1), null);
   }
 
