@@ -9,12 +9,13 @@
  * the game loops to item 0. Every function here appends the messages it causes to `out` and
  * returns the new state; persisting and wake-ups are derived from the state in reduce.ts.
  */
-import type { EngineState, Effect, Phase } from './types.js';
+import type { EngineState, Effect, Phase, ScoreRecord } from './types.js';
+import type { Standings } from './state-parts.js';
 import { PMap } from './pmap.js';
 import { adoptPendingProgram } from './program.js';
 import { presenceWakeAt } from './presence.js';
 import { revealHoldMs } from './credit.js';
-import { applyAnswers } from './scoring.js';
+import { type AppliedAnswer, applyAnswers } from './scoring.js';
 import { distributionOf, finalProgress, progressMessage } from './insight.js';
 import { placeOf, placesOf, rerank, topOf } from './standings.js';
 import {
@@ -126,26 +127,7 @@ export function closeQuestion(state: EngineState, nowMs: number, out: Out): Engi
   const leaderboard = standings === state.standings ? state.leaderboard : topOf(standings, scores);
 
   if (writes.length > 0) out.push({ kind: 'saveScores', sessionId: state.program.sessionId, scores: writes });
-  // One pass over everyone per question, only when someone answered (each needs their place).
-  const places = applied.length > 0 ? placesOf(standings, scores) : undefined;
-  for (const { playerId, answer, newScore } of applied) {
-    const { rank, pointsToNextPlace } = placeOf(playerId, places);
-    out.push({
-      kind: 'send',
-      playerId,
-      message: {
-        type: 'answer_result',
-        playerId,
-        questionId: question.id,
-        isCorrect: answer.isCorrect,
-        pointsEarned: answer.pointsEarned,
-        newScore,
-        rank,
-        players: standings.length,
-        pointsToNextPlace,
-      },
-    });
-  }
+  sendResults(applied, standings, scores, question.id, out);
   finalProgress(state, out);
   const distribution = distributionOf(phase.answers);
   out.push({
@@ -165,6 +147,30 @@ export function closeQuestion(state: EngineState, nowMs: number, out: Out): Engi
     endsAtMs: nowMs + REVEAL_MS,
   };
   return { ...state, scores, standings, leaderboard, phase: reveal };
+}
+
+/** Each answering player's `answer_result`, their place read off one pass over everyone (only when someone answered). */
+function sendResults(applied: AppliedAnswer[], standings: Standings, scores: PMap<ScoreRecord>, questionId: string, out: Out): void {
+  if (applied.length === 0) return;
+  const places = placesOf(standings, scores);
+  for (const { playerId, answer, newScore } of applied) {
+    const { rank, pointsToNextPlace } = placeOf(playerId, places);
+    out.push({
+      kind: 'send',
+      playerId,
+      message: {
+        type: 'answer_result',
+        playerId,
+        questionId,
+        isCorrect: answer.isCorrect,
+        pointsEarned: answer.pointsEarned,
+        newScore,
+        rank,
+        players: standings.length,
+        pointsToNextPlace,
+      },
+    });
+  }
 }
 
 /**

@@ -107,11 +107,9 @@ export interface Place {
 
 /**
  * One player's place. The player just before a tie group holds the next higher total: the gap is
- * read there. Someone not in the standings (no score yet) comes after everyone; with no places
- * at all (nobody ranked), first.
+ * read there. Someone not in the standings (no score yet) comes after everyone.
  */
-export function placeOf(playerId: string, places: Places | undefined): Place {
-  if (!places) return { rank: 1, pointsToNextPlace: null };
+export function placeOf(playerId: string, places: Places): Place {
   const { position, ranks, totals } = places;
   const index = position.get(playerId);
   if (index === undefined) return { rank: totals.length + 1, pointsToNextPlace: totals.length > 0 ? totals[totals.length - 1] : null };

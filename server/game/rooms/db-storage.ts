@@ -111,7 +111,7 @@ export class DbRoomStorage implements RoomStorage {
   async commitMany(batches: CommitBatch[], listed: AnswerWrite[] = []): Promise<void> {
     // Unfenced answers would be stored for a session this instance may no longer own.
     if (listed.length > 0 && this.fence) throw new Error('answers outside a batch cannot be fenced');
-    const ordered = [...batches].sort((a, b) => (a.sessionId < b.sessionId ? -1 : a.sessionId > b.sessionId ? 1 : 0));
+    const ordered = [...batches].sort((a, b) => byCodeUnits(a.sessionId, b.sessionId));
     if (this.commitNow(ordered, listed)) return;
     await this.store.scores.transaction(async (trx) => {
       if (this.fence) await this.fence(trx, ordered.map((b) => b.sessionId));
@@ -218,12 +218,13 @@ function planOf(batch: CommitBatch): BatchPlan {
     // In key order, so each page of the scores' key is written once: a first close inserts a row
     // for every player (10,000 in a full house), and in the engine's order they landed on pages at
     // random (the engine walks its answers in its map's order, pmap.ts).
-    scores: batch.scores.map((s) => ({ playerId: s.playerId, pointsTotal: s.pointsTotal, reachedAt: iso(s.reachedAtMs) })).sort(byPlayer),
+    scores: batch.scores.map((s) => ({ playerId: s.playerId, pointsTotal: s.pointsTotal, reachedAt: iso(s.reachedAtMs) })).sort((a, b) => byCodeUnits(a.playerId, b.playerId)),
   };
 }
 
-function byPlayer(a: ScoreWriteRow, b: ScoreWriteRow): number {
-  return a.playerId < b.playerId ? -1 : a.playerId > b.playerId ? 1 : 0;
+/** Ids in the order both databases keep their text keys (code units, not the locale's order). */
+function byCodeUnits(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 /** The listed answers, then every plan's: each settle finds its session's among them, as when each batch logged its own. */
