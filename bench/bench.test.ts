@@ -108,6 +108,7 @@ describe('npm run bench on 50 phones, one round', () => {
     const written = JSON.parse(fs.readFileSync(path.join(outDir, 'results.json'), 'utf8'));
     expect(written.scenarios[0].results.marquee.fanOutMs.count).toBe(50);
     const table = formatReport(report);
+    expect(table.split('\n')[0]).toMatch(/^Machine: .+, \d+ cores, Node v\d+/);
     expect(table).toContain('| fan-out p99 (ms) |');
     expect(table).toContain('|   server busy over it (cores) |');
     expect(table).toContain('|   of it the main thread (s) |');

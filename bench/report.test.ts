@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { TargetResult } from './ipc.js';
-import { againstBound, firstRoundResults, medianRoundResultP99, ratioCheck } from './report.js';
+import type { BenchReport } from './runner.js';
+import { againstBound, capacityTable, firstRoundResults, medianRoundResultP99, ratioCheck } from './report.js';
 
 describe('a target against the baseline', () => {
   it('meets a bound the recorded figures meet exactly, whatever floating point makes of their quotient', () => {
@@ -44,5 +45,40 @@ describe('the results of each round', () => {
     expect(firstRoundResults(rounds([817.4, 331.3, 437.4]))).toBeCloseTo(817.4 / 437.4, 5);
     expect(firstRoundResults(rounds([400]))).toBeNaN();
     expect(medianRoundResultP99(rounds([]))).toBeNaN();
+  });
+});
+
+describe("a chain's capacity over a sweep of sizes", () => {
+  const result = (fanOut: number, results: number, answersLost = 0) =>
+    ({ fanOutMs: { p99: fanOut }, resultMs: { p99: results }, answersLost }) as unknown as TargetResult;
+  const sweep = (staggerMs: number, ...entries: [number, number, TargetResult, TargetResult?][]) =>
+    ({
+      options: { staggerMs },
+      scenarios: entries.map(([sessions, phones, marquee, baseline]) => ({ sessions, players: sessions * phones, results: { marquee, baseline }, errors: {} })),
+    }) as unknown as BenchReport;
+
+  it('names, for each server, the most sessions whose fan-out and results stayed within 250 ms', () => {
+    const table = capacityTable(sweep(1000, [700, 10, result(213.1, 466.0), result(76.3, 84.4)], [500, 10, result(78.9, 34.8), result(5.5, 40.0)], [1000, 10, result(262.2, 445.0), result(43.7, 75.3)]));
+    expect(table?.split('\n')).toEqual([
+      '| sessions × 10 phones: fan-out / results p99 (ms) | Marquee | baseline |',
+      '|---|--:|--:|',
+      '| 500 | 78.9 / 34.8 | 5.5 / 40.0 |',
+      '| 700 | 213.1 / 466.0 (over) | 76.3 / 84.4 |',
+      '| 1000 | 262.2 / 445.0 (over) | 43.7 / 75.3 |',
+      '| most sessions within 250 ms | 500 | 1000 |',
+    ]);
+  });
+
+  it('counts a size that lost answers as over, and says none when no size was within', () => {
+    const table = capacityTable(sweep(1000, [100, 10, result(10, 10, 3)], [200, 10, result(300, 10)]));
+    // A Marquee-only sweep: one column.
+    expect(table?.split('\n')[0]).toBe('| sessions × 10 phones: fan-out / results p99 (ms) | Marquee |');
+    expect(table?.split('\n').at(-1)).toBe('| most sessions within 250 ms | none |');
+  });
+
+  it('is left out for one size, for sizes of different games, and outside the chain scenario', () => {
+    expect(capacityTable(sweep(1000, [1000, 10, result(1, 1)]))).toBeNull();
+    expect(capacityTable(sweep(1000, [500, 10, result(1, 1)], [1000, 5, result(1, 1)]))).toBeNull();
+    expect(capacityTable(sweep(0, [1, 500, result(1, 1)], [1, 2000, result(1, 1)]))).toBeNull();
   });
 });

@@ -272,11 +272,57 @@ export function againstBound(ratio: number, bound: number): { met: boolean; show
   return { met, shown: `${ratio.toFixed(decimals)}×` };
 }
 
+/**
+ * The bound of a chain's capacity: issue 12's absolute limits for one game of 10,000 (fan-out and
+ * results p99 ≤ 250 ms), applied to a chain's evening at each size swept.
+ */
+export const CAPACITY_BOUND_MS = 250;
+
+/**
+ * A chain's capacity (issue 26), when one `many` run swept several sizes of the same game: for
+ * each server, the most sessions whose rounds kept fan-out and results p99 within the bound. A
+ * ratio taken at one load past one server's knee and short of the other's says more about the
+ * machine than about the code (docs/PERFORMANCE.md, session 72); where each server's knee lies
+ * does not. Null for a run of one size.
+ */
+export function capacityTable(report: BenchReport): string | null {
+  if (report.options.staggerMs === 0) return null;
+  const swept = [...report.scenarios].sort((x, y) => x.sessions - y.sessions);
+  const perSession = new Set(swept.map((entry) => entry.players / entry.sessions));
+  if (swept.length < 2 || perSession.size !== 1) return null;
+  const [phones] = perSession;
+  const targets = (['marquee', 'baseline'] as const).filter((t) => swept.some((entry) => entry.results[t]));
+  const within = (r: TargetResult | undefined) => r !== undefined && r.answersLost === 0 && r.fanOutMs.p99 <= CAPACITY_BOUND_MS && r.resultMs.p99 <= CAPACITY_BOUND_MS;
+  const label = { marquee: 'Marquee', baseline: 'baseline' };
+  const lines = [
+    `| sessions × ${phones} phones: fan-out / results p99 (ms) | ${targets.map((t) => label[t]).join(' | ')} |`,
+    `|---|${targets.map(() => '--:|').join('')}`,
+  ];
+  for (const entry of swept) {
+    const cells = targets.map((t) => {
+      const r = entry.results[t];
+      return r ? `${fmt(r.fanOutMs.p99)} / ${fmt(r.resultMs.p99)}${within(r) ? '' : ' (over)'}` : '—';
+    });
+    lines.push(`| ${entry.sessions} | ${cells.join(' | ')} |`);
+  }
+  const largest = targets.map((t) => {
+    const met = swept.filter((entry) => within(entry.results[t]));
+    return met.length ? String(met[met.length - 1].sessions) : 'none';
+  });
+  lines.push(`| most sessions within ${CAPACITY_BOUND_MS} ms | ${largest.join(' | ')} |`);
+  return lines.join('\n');
+}
+
 export function formatReport(report: BenchReport): string {
-  const parts = report.scenarios.flatMap((entry) => {
+  // Ratios move with the machine more than with the code (docs/PERFORMANCE.md): each run names its own.
+  const { cpuModel, cpus, node } = report.machine;
+  const parts = [`Machine: ${cpuModel}, ${cpus} cores, Node ${node}`];
+  parts.push(...report.scenarios.flatMap((entry) => {
     const cluster = clusterTable(entry);
     return cluster ? [scenarioTable(entry, report.options.rounds), cluster] : [scenarioTable(entry, report.options.rounds)];
-  });
+  }));
+  const capacity = capacityTable(report);
+  if (capacity) parts.push(capacity);
   const checks = checkTargets(report);
   if (checks.length) parts.push(['Targets (issues 7, 11, 12 and 26):', ...checks.map((c) => `  ${c.met ? 'met   ' : 'MISSED'} ${c.text}`)].join('\n'));
   return parts.join('\n\n');

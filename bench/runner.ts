@@ -49,7 +49,7 @@ export interface ScenarioResult extends Scenario {
 
 export interface BenchReport {
   startedAt: string;
-  machine: { cpus: number; node: string; openFilesLimit: OpenFilesLimit };
+  machine: { cpus: number; cpuModel: string; node: string; openFilesLimit: OpenFilesLimit };
   options: Omit<BenchOptions, 'log'>;
   scenarios: ScenarioResult[];
 }
@@ -181,7 +181,7 @@ export async function runBench(options: BenchOptions): Promise<BenchReport> {
   const { log: _log, ...recorded } = options;
   const report: BenchReport = {
     startedAt: new Date().toISOString(),
-    machine: { cpus: os.availableParallelism(), node: process.version, openFilesLimit: limit },
+    machine: { cpus: os.availableParallelism(), cpuModel: os.cpus()[0]?.model ?? 'unknown', node: process.version, openFilesLimit: limit },
     options: recorded,
     scenarios: [],
   };
