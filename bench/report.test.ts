@@ -73,6 +73,7 @@ describe("a chain's capacity over a sweep of sizes", () => {
     const table = capacityTable(sweep(1000, [100, 10, result(10, 10, 3)], [200, 10, result(300, 10)]));
     // A Marquee-only sweep: one column.
     expect(table?.split('\n')[0]).toBe('| sessions × 10 phones: fan-out / results p99 (ms) | Marquee |');
+    expect(table?.split('\n').slice(2, 4)).toEqual(['| 100 | 10.0 / 10.0 (answers lost) |', '| 200 | 300.0 / 10.0 (over) |']);
     expect(table?.split('\n').at(-1)).toBe('| most sessions within 250 ms | none |');
   });
 

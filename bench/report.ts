@@ -301,7 +301,9 @@ export function capacityTable(report: BenchReport): string | null {
   for (const entry of swept) {
     const cells = targets.map((t) => {
       const r = entry.results[t];
-      return r ? `${fmt(r.fanOutMs.p99)} / ${fmt(r.resultMs.p99)}${within(r) ? '' : ' (over)'}` : '—';
+      if (!r) return '—';
+      const mark = r.answersLost > 0 ? ' (answers lost)' : within(r) ? '' : ' (over)';
+      return `${fmt(r.fanOutMs.p99)} / ${fmt(r.resultMs.p99)}${mark}`;
     });
     lines.push(`| ${entry.sessions} | ${cells.join(' | ')} |`);
   }
