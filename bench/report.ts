@@ -282,8 +282,8 @@ export const CAPACITY_BOUND_MS = 250;
  * A chain's capacity (issue 26), when one `many` run swept several sizes of the same game: for
  * each server, the most sessions whose rounds kept fan-out and results p99 within the bound. A
  * ratio taken at one load past one server's knee and short of the other's says more about the
- * machine than about the code (docs/PERFORMANCE.md, session 72); where each server's knee lies
- * does not. Null for a run of one size.
+ * machine than about the code (docs/PERFORMANCE.md, session 72); the two knees found on the same
+ * machine side by side say less about it. Null for a run of one size.
  */
 export function capacityTable(report: BenchReport): string | null {
   if (report.options.staggerMs === 0) return null;
