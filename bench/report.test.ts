@@ -69,7 +69,7 @@ describe("a chain's capacity over a sweep of sizes", () => {
     ]);
   });
 
-  it('counts a size that lost answers as over, and says none when no size was within', () => {
+  it('marks a size that lost answers and one over the limit, and says none when no size was within', () => {
     const table = capacityTable(sweep(1000, [100, 10, result(10, 10, 3)], [200, 10, result(300, 10)]));
     // A Marquee-only sweep: one column.
     expect(table?.split('\n')[0]).toBe('| sessions × 10 phones: fan-out / results p99 (ms) | Marquee |');
