@@ -10,7 +10,7 @@ import {
   type SystemTool,
 } from './prerequisites.js';
 
-const CHROMIUM: SystemTool = { name: 'Chromium', binary: '/usr/bin/chromium', packages: ['chromium', 'fonts-dejavu-core'], pathVariable: 'CHROMIUM_PATH' };
+const CHROMIUM: SystemTool = { name: 'Chromium', binary: '/usr/bin/chromium-headless-shell', packages: ['chromium-headless-shell', 'fonts-dejavu-core'], pathVariable: 'CHROMIUM_PATH' };
 const NGINX: SystemTool = { name: 'nginx', binary: '/usr/sbin/nginx', packages: ['nginx'], pathVariable: 'NGINX_BINARY' };
 const TOOLS = [CHROMIUM, NGINX];
 
@@ -66,14 +66,14 @@ describe('Chromium and nginx before the suites', () => {
   it('installs both in one apt run on Ubuntu and its derivatives', () => {
     const { host, commands } = fakeHost({ osRelease: 'ID=linuxmint\nID_LIKE="ubuntu debian"\n' });
     ensureSystemTools(host, TOOLS);
-    expect(commands).toEqual(['apt-get update -qq', 'apt-get install -y -qq chromium fonts-dejavu-core nginx']);
+    expect(commands).toEqual(['apt-get update -qq', 'apt-get install -y -qq chromium-headless-shell fonts-dejavu-core nginx']);
   });
 
   it('stops at once with one line naming the packages and the command when not root', () => {
     const { host, commands } = fakeHost({ root: false });
     const line = failure(() => ensureSystemTools(host, TOOLS));
     expect(line).toBe(
-      "The tests need Chromium (/usr/bin/chromium) and nginx (/usr/sbin/nginx): install Debian's packages with `sudo apt-get install -y chromium fonts-dejavu-core nginx`, or set CHROMIUM_PATH / NGINX_BINARY to their binary.",
+      "The tests need Chromium (/usr/bin/chromium-headless-shell) and nginx (/usr/sbin/nginx): install Debian's packages with `sudo apt-get install -y chromium-headless-shell fonts-dejavu-core nginx`, or set CHROMIUM_PATH / NGINX_BINARY to their binary.",
     );
     expect(commands).toEqual([]);
   });
@@ -90,7 +90,7 @@ describe('Chromium and nginx before the suites', () => {
     expect(failure(() => ensureSystemTools(failed.host, TOOLS))).toBe('`apt-get update` failed (exit 100) while installing nginx for the tests.');
     const empty = fakeHost({ present: ['/usr/bin/apt-get', NGINX.binary], aptDelivers: false });
     expect(failure(() => ensureSystemTools(empty.host, TOOLS))).toBe(
-      'apt-get installed chromium fonts-dejavu-core but Chromium (/usr/bin/chromium) is still missing: set CHROMIUM_PATH.',
+      'apt-get installed chromium-headless-shell fonts-dejavu-core but Chromium (/usr/bin/chromium-headless-shell) is still missing: set CHROMIUM_PATH.',
     );
   });
 

@@ -23,7 +23,7 @@ export interface SystemTool {
 
 export const SYSTEM_TOOLS: SystemTool[] = [
   // Chromium's own dependencies leave out a font: pages would render without text.
-  { name: 'Chromium', binary: CHROMIUM_PATH, packages: ['chromium', 'fonts-dejavu-core'], pathVariable: 'CHROMIUM_PATH' },
+  { name: 'Chromium', binary: CHROMIUM_PATH, packages: ['chromium-headless-shell', 'fonts-dejavu-core'], pathVariable: 'CHROMIUM_PATH' },
   { name: 'nginx', binary: NGINX_BINARY, packages: ['nginx'], pathVariable: 'NGINX_BINARY' },
 ];
 
