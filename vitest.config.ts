@@ -2,8 +2,8 @@ import { defineConfig } from 'vitest/config';
 
 // One runner for everything: unit, storage/route suites on SQLite and PostgreSQL, and browser flows.
 // Browser flows (e2e/) are heavy on 2 cores, so files run with bounded parallelism: with two
-// workers a run keeps both cores about 90 % busy (Chromium half of it), and a third made it slower
-// (881 s against 832–856 s; docs/PERFORMANCE.md, session 74).
+// workers a run kept both cores about 90 % busy (Chromium half of it, before its headless shell),
+// and a third made it slower (881 s against 832–856 s; docs/PERFORMANCE.md, session 74).
 export default defineConfig({
   test: {
     include: ['protocol/**/*.test.ts', 'server/**/*.test.ts', 'web/**/*.test.{ts,tsx}', 'e2e/**/*.test.ts', 'bench/**/*.test.ts'],
