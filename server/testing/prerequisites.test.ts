@@ -3,6 +3,7 @@ import {
   PrerequisiteError,
   SYSTEM_TOOLS,
   checkServices,
+  chromiumTool,
   ensureSystemTools,
   isDebianLike,
   realHost,
@@ -10,8 +11,9 @@ import {
   type SystemTool,
 } from './prerequisites.js';
 
-const CHROMIUM: SystemTool = { name: 'Chromium', binary: '/usr/bin/chromium-headless-shell', packages: ['chromium-headless-shell', 'fonts-dejavu-core'], pathVariable: 'CHROMIUM_PATH' };
+const CHROMIUM: SystemTool = chromiumTool('/usr/bin/chromium-headless-shell');
 const NGINX: SystemTool = { name: 'nginx', binary: '/usr/sbin/nginx', packages: ['nginx'], pathVariable: 'NGINX_BINARY' };
+const FULL_CHROMIUM = chromiumTool('/usr/bin/chromium');
 const TOOLS = [CHROMIUM, NGINX];
 
 /** A machine on paper: which files exist, who we are, and what apt does when asked. */
@@ -28,7 +30,7 @@ function fakeHost(options: { present?: string[]; root?: boolean; osRelease?: str
       expect(env).toMatchObject({ DEBIAN_FRONTEND: 'noninteractive' });
       const exit = options.aptExit ?? 0;
       if (exit === 0 && args[0] === 'install' && options.aptDelivers !== false) {
-        for (const tool of TOOLS) if (tool.packages.every((p) => args.includes(p))) files.add(tool.binary);
+        for (const tool of [...TOOLS, FULL_CHROMIUM]) if (tool.packages.every((p) => args.includes(p))) files.add(tool.binary);
       }
       return exit;
     },
@@ -92,6 +94,14 @@ describe('Chromium and nginx before the suites', () => {
     expect(failure(() => ensureSystemTools(empty.host, TOOLS))).toBe(
       'apt-get installed chromium-headless-shell fonts-dejavu-core but Chromium (/usr/bin/chromium-headless-shell) is still missing: set CHROMIUM_PATH.',
     );
+  });
+
+  it('installs the full browser when CHROMIUM_PATH names it', () => {
+    const { host, files, commands } = fakeHost({ present: ['/usr/bin/apt-get', NGINX.binary] });
+    ensureSystemTools(host, [FULL_CHROMIUM, NGINX]);
+    expect(commands).toEqual(['apt-get update -qq', 'apt-get install -y -qq chromium fonts-dejavu-core']);
+    expect(files.has('/usr/bin/chromium')).toBe(true);
+    expect(files.has(CHROMIUM.binary)).toBe(false);
   });
 
   it('recognises Debian-like systems from os-release', () => {

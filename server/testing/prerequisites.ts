@@ -21,9 +21,21 @@ export interface SystemTool {
   pathVariable: string;
 }
 
-export const SYSTEM_TOOLS: SystemTool[] = [
+/** Debian's Chromium binaries and the package that brings each; any other path is the headless shell's package. */
+const CHROMIUM_PACKAGES: Record<string, string> = {
+  '/usr/bin/chromium-headless-shell': 'chromium-headless-shell',
+  '/usr/bin/chromium': 'chromium',
+};
+
+/** Chromium at `binary`, with the package that installs it (CHROMIUM_PATH=/usr/bin/chromium: the full browser). */
+export function chromiumTool(binary: string): SystemTool {
   // Chromium's own dependencies leave out a font: pages would render without text.
-  { name: 'Chromium', binary: CHROMIUM_PATH, packages: ['chromium-headless-shell', 'fonts-dejavu-core'], pathVariable: 'CHROMIUM_PATH' },
+  const packages = [CHROMIUM_PACKAGES[binary] ?? 'chromium-headless-shell', 'fonts-dejavu-core'];
+  return { name: 'Chromium', binary, packages, pathVariable: 'CHROMIUM_PATH' };
+}
+
+export const SYSTEM_TOOLS: SystemTool[] = [
+  chromiumTool(CHROMIUM_PATH),
   { name: 'nginx', binary: NGINX_BINARY, packages: ['nginx'], pathVariable: 'NGINX_BINARY' },
 ];
 
