@@ -23,4 +23,21 @@ describe('the live games overview', () => {
       { sessionId: 's-1', title: 'Matinee', auditorium: 'Screen 1', status: 'live', item: 'slide', questionNumber: 2, questions: 5, phones: 40, displays: 1, answered: 0, reconnectsLastMinute: 1, health: 'ok' },
     ]);
   });
+
+  it('puts the games in the order an operator reads their titles: numbers by value, then the same title by session', async () => {
+    const titles = ['Screen 10 pre-show', 'screen 2 pre-show', 'Screen 1 pre-show', 'Screen 2 pre-show', 'Late Show'];
+    const chain = {
+      ...store,
+      sessions: { listByStatus: async () => titles.map((title, i) => ({ id: `s-${9 - i}`, title, auditoriumId: null })) },
+      items: { countQuestionsOf: async () => new Map() },
+    } as unknown as Store;
+    const rows = await new LiveGames().list(chain);
+    expect(rows.map((row) => [row.title, row.sessionId])).toEqual([
+      ['Late Show', 's-5'],
+      ['Screen 1 pre-show', 's-7'],
+      ['Screen 2 pre-show', 's-6'],
+      ['screen 2 pre-show', 's-8'],
+      ['Screen 10 pre-show', 's-9'],
+    ]);
+  });
 });

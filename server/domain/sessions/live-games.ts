@@ -30,6 +30,12 @@ export function healthOf(summary: RoomSummary | undefined): LiveGame['health'] {
   return storm ? 'warn' : 'ok';
 }
 
+/**
+ * Titles in the order an operator reads them: numbers by value ("Screen 2" before "Screen 10"), as
+ * a chain names its auditoriums; letters case-blind. Decided where DESIGN §18 is silent.
+ */
+const TITLE_ORDER = new Intl.Collator('en', { numeric: true, sensitivity: 'base' });
+
 const IDLE: Omit<RoomSummary, 'sessionId'> = { item: 'idle', questionNumber: null, questions: 0, phones: 0, displays: 0, answered: 0, reconnectsLastMinute: 0 };
 
 /** Filled in once the realtime side is up (the HTTP routes are built before it). */
@@ -40,7 +46,7 @@ export class LiveGames {
     this.source = source;
   }
 
-  /** Every live session, by title, with its room's figures (a live session no room reports: down). */
+  /** Every live session, by title (TITLE_ORDER), with its room's figures (a live session no room reports: down). */
   async list(store: Store): Promise<LiveGame[]> {
     const [sessions, auditoriums, summaries] = await Promise.all([
       store.sessions.listByStatus('live'),
@@ -72,6 +78,6 @@ export class LiveGames {
           health: healthOf(summary),
         };
       })
-      .sort((a, b) => a.title.localeCompare(b.title) || a.sessionId.localeCompare(b.sessionId));
+      .sort((a, b) => TITLE_ORDER.compare(a.title, b.title) || (a.sessionId < b.sessionId ? -1 : a.sessionId > b.sessionId ? 1 : 0));
   }
 }
