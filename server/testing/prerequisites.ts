@@ -21,16 +21,10 @@ export interface SystemTool {
   pathVariable: string;
 }
 
-/** Debian's Chromium binaries and the package that brings each; any other path is the headless shell's package. */
-const CHROMIUM_PACKAGES: Record<string, string> = {
-  '/usr/bin/chromium-headless-shell': 'chromium-headless-shell',
-  '/usr/bin/chromium': 'chromium',
-};
-
 /** Chromium at `binary`, with the package that installs it (CHROMIUM_PATH=/usr/bin/chromium: the full browser). */
 export function chromiumTool(binary: string): SystemTool {
   // Chromium's own dependencies leave out a font: pages would render without text.
-  const packages = [CHROMIUM_PACKAGES[binary] ?? 'chromium-headless-shell', 'fonts-dejavu-core'];
+  const packages = [binary === '/usr/bin/chromium' ? 'chromium' : 'chromium-headless-shell', 'fonts-dejavu-core'];
   return { name: 'Chromium', binary, packages, pathVariable: 'CHROMIUM_PATH' };
 }
 

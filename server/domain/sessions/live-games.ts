@@ -78,6 +78,6 @@ export class LiveGames {
           health: healthOf(summary),
         };
       })
-      .sort((a, b) => TITLE_ORDER.compare(a.title, b.title) || (a.sessionId < b.sessionId ? -1 : a.sessionId > b.sessionId ? 1 : 0));
+      .sort((a, b) => TITLE_ORDER.compare(a.title, b.title) || a.sessionId.localeCompare(b.sessionId));
   }
 }
