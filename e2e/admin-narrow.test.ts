@@ -51,6 +51,37 @@ const DIALOGS: Opener[] = [
   { tab: 'Auditoriums', button: 'Import Showtimes' },
 ];
 
+/** The tab labels stay inside their pills, whole (not cut short with an ellipsis). */
+async function expectWholeTabLabels(page: Page): Promise<void> {
+  for (const pill of await page.getByRole('tab').all()) {
+    expect(await pill.evaluate((el) => el.scrollWidth <= el.clientWidth + 1)).toBe(true);
+    const label = pill.locator('span');
+    expect(await label.evaluate((el) => el.scrollWidth <= el.clientWidth), await label.innerText()).toBe(true);
+  }
+}
+
+type Box = { x: number; y: number; width: number; height: number };
+const overlaps = (a: Box, b: Box) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+
+// Between the two widths below: a smaller phone, the 640 px where the pills first put icon and
+// label side by side, and the 768 px where they become equal fifths.
+describe('the header and the tab pills from a small phone to a tablet', () => {
+  for (const width of [360, 390, 640, 768, TABLET.width]) {
+    it(`at ${width} px the title stays clear of the live badge and Logout, and every tab label is whole`, async () => {
+      const page = await h.newPage({ width, height: 800 });
+      await openDashboard(page, h.api);
+      const header = page.getByRole('banner');
+      await header.getByRole('status').waitFor(); // the live badge: one session is live
+      const [brand, title, badge, logout] = await Promise.all(
+        [header.getByText('Marquee', { exact: true }), header.getByRole('heading', { name: 'Admin Dashboard' }), header.getByRole('status'), header.getByRole('button', { name: 'Logout' })].map(async (l) => (await l.boundingBox())!),
+      );
+      for (const words of [brand, title]) for (const control of [badge, logout]) expect(overlaps(words, control)).toBe(false);
+      expect(logout.x + logout.width).toBeLessThanOrEqual(width);
+      await expectWholeTabLabels(page);
+    });
+  }
+});
+
 for (const [label, viewport] of [['a 390 px phone', PHONE], ['a tablet', TABLET]] as const) {
   describe(`the dashboard on ${label}`, () => {
     let page: Page;
@@ -64,12 +95,7 @@ for (const [label, viewport] of [['a 390 px phone', PHONE], ['a tablet', TABLET]
         await openTab(page, tab);
         await page.waitForLoadState('networkidle');
         expect(await horizontalOverflow(page)).toEqual([]);
-        // The tab labels stay inside their pills, whole (not cut short with an ellipsis).
-        for (const pill of await page.getByRole('tab').all()) {
-          expect(await pill.evaluate((el) => el.scrollWidth <= el.clientWidth + 1)).toBe(true);
-          const label = pill.locator('span');
-          expect(await label.evaluate((el) => el.scrollWidth <= el.clientWidth), await label.innerText()).toBe(true);
-        }
+        await expectWholeTabLabels(page);
       });
     }
 

@@ -28,12 +28,13 @@ export function DashboardHeader() {
     <header className="sticky top-0 z-40 border-b border-border bg-background/90 backdrop-blur">
       <div className="mx-auto flex max-w-7xl items-center justify-between gap-2 px-4 py-3 sm:gap-4 sm:px-6">
         <div className="flex min-w-0 items-center gap-3">
-          <span className="flex size-10 items-center justify-center rounded-lg bg-primary/15">
+          {/* On a phone the mark gives its room to the title, which would otherwise run under the live badge. */}
+          <span className="hidden size-10 shrink-0 items-center justify-center rounded-lg bg-primary/15 sm:flex">
             <Clapperboard className="size-5 text-primary" aria-hidden />
           </span>
-          <div>
+          <div className="min-w-0">
             <p className="text-lg font-bold leading-tight">Marquee</p>
-            <h1 className="text-sm text-muted">Admin Dashboard</h1>
+            <h1 className="text-sm leading-tight text-muted">Admin Dashboard</h1>
           </div>
         </div>
         <div className="flex shrink-0 items-center gap-2 sm:gap-3">
@@ -48,7 +49,7 @@ export function DashboardHeader() {
           )}
           <Button variant="outline" size="sm" onClick={logout}>
             <LogOut aria-hidden />
-            Logout
+            <span className="sr-only sm:not-sr-only">Logout</span>
           </Button>
         </div>
       </div>
