@@ -146,4 +146,38 @@ describe('the show as the room lives it', () => {
     await shot(ana.page, 'moment-06-finished');
     await benContext.close();
   });
+
+  it('brings the result and the place into view on a small phone, below a long question', { timeout: 60_000 }, async () => {
+    const long = {
+      text: 'Which 1968 science-fiction film, directed by Stanley Kubrick and written with Arthur C. Clarke, features the murderous onboard computer HAL 9000?',
+      choices: ['2001: A Space Odyssey', 'Planet of the Apes, the original', 'Barbarella: Queen of the Galaxy', 'Fahrenheit 451 (the Truffaut film)'],
+      correctIndex: 0,
+      points: 100,
+      timeLimitSeconds: 60,
+    };
+    const { id } = await h.api.seedSession({ title: 'Small Screens', items: [{ question: long }] });
+    const small = await h.phone();
+    await small.page.setViewportSize({ width: 360, height: 640 });
+    const other = await h.phone();
+    await joinThroughForm(small.page, id, 'Dee', 'dee@example.com');
+    await joinThroughForm(other.page, id, 'Eli', 'eli@example.com');
+    // Both in the lobby, so the question waits for both picks.
+    await text(small.page, "You're in, Dee!").waitFor();
+    await text(other.page, "You're in, Eli!").waitFor();
+    await h.api.start(id);
+    await answer(small.page, '2001: A Space Odyssey').click();
+    await text(small.page, 'Answer submitted! Waiting for results...').waitFor();
+    // Back at the top to read the question again, as the other phone takes its time.
+    await small.page.evaluate(() => window.scrollTo(0, 0));
+    const place = small.page.getByTestId('player-place');
+    expect(await small.page.evaluate(() => window.scrollY)).toBe(0);
+    await answer(other.page, 'Fahrenheit 451 (the Truffaut film)').click();
+    await place.waitFor();
+    await expect.poll(async () => {
+      const box = (await place.boundingBox())!;
+      return box.y >= 0 && box.y + box.height <= 640;
+    }).toBe(true);
+    expect(await small.page.getByTestId('player-status').isVisible()).toBe(true);
+    await shot(small.page, 'moment-07-small-phone-result');
+  });
 });

@@ -1,3 +1,4 @@
+import { useEffect, useRef } from 'react';
 import { Check, X } from 'lucide-react';
 import { questionNumberText } from '../common/format';
 import { MediaFrame } from '../common/realtime/MediaFrame';
@@ -20,6 +21,13 @@ export function PlayerQuestion({ state, delivery, onPick }: { state: PlayerGameS
   // At the reveal the right choice is marked for everyone who did not pick it (DESIGN §17).
   const correctIndex = ended ? state.live.correctIndex : null;
   const timesUp = ended && !answered;
+  // The outcome and the place sit below four buttons: on a small phone, with a long question or
+  // its picture, below the fold. Brought into view once when they appear (and when the place comes).
+  const outcome = useRef<HTMLDivElement>(null);
+  const revealed = result !== null || timesUp;
+  useEffect(() => {
+    if (revealed) outcome.current?.scrollIntoView({ block: 'nearest' });
+  }, [revealed, state.place]);
 
   return (
     <section className="flex flex-col gap-5" aria-label="Question" data-testid="player-question" data-times-up={timesUp || undefined}>
@@ -78,11 +86,13 @@ export function PlayerQuestion({ state, delivery, onPick }: { state: PlayerGameS
           );
         })}
       </div>
-      {/* Read out by the phone's live region (PhoneAnnouncer), so not a live region itself. */}
-      <p className="min-h-7 text-center text-lg font-semibold" data-testid="player-status" data-delivery={delivery ?? undefined}>
-        {answerStatusText(state, delivery)}
-      </p>
-      {state.result && <PlayerPlace place={state.place} />}
+      <div ref={outcome} className="flex scroll-mb-4 flex-col gap-5">
+        {/* Read out by the phone's live region (PhoneAnnouncer), so not a live region itself. */}
+        <p className="min-h-7 text-center text-lg font-semibold" data-testid="player-status" data-delivery={delivery ?? undefined}>
+          {answerStatusText(state, delivery)}
+        </p>
+        {state.result && <PlayerPlace place={state.place} />}
+      </div>
     </section>
   );
 }
