@@ -63,10 +63,11 @@ async function expectWholeTabLabels(page: Page): Promise<void> {
 type Box = { x: number; y: number; width: number; height: number };
 const overlaps = (a: Box, b: Box) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
 
-// Between the two widths below: a smaller phone, the 640 px where the pills first put icon and
-// label side by side, and the 768 px where they become equal fifths.
+// Besides the two widths below: the smallest phones (320 px, where the pills' gaps and paddings
+// halve), 360 px, the 640 px where the pills first put icon and label side by side, and the 768 px
+// where they become equal fifths.
 describe('the header and the tab pills from a small phone to a tablet', () => {
-  for (const width of [360, 390, 640, 768, TABLET.width]) {
+  for (const width of [320, 360, 390, 640, 768, TABLET.width]) {
     it(`at ${width} px the title stays clear of the live badge and Logout, and every tab label is whole`, async () => {
       const page = await h.newPage({ width, height: 800 });
       await openDashboard(page, h.api);
